@@ -1,0 +1,238 @@
+/* The CUDA backend: the runtime API from plain C. One non-blocking stream per duet_ctx; kernels
+ * are the nvcc-compiled ones of kernels_cu/, found through their registry tables and launched
+ * with cudaLaunchKernel, the C spelling of <<<grid, block, shared, stream>>>. The runtime is
+ * linked statically, so where no driver is installed the device count is simply 0. */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duet_internal.h"
+#include "registry.h"
+
+typedef struct {
+  int device;
+  cudaStream_t stream;
+  const void *fn[DUET__K_COUNT];
+  struct cudaDeviceProp prop;
+} cu_impl;
+
+#define IMPL(ctx) ((cu_impl *)(ctx)->impl)
+
+/* Records which CUDA call failed and how; allocation failures are ENOMEM, the rest EBACKEND. */
+static int cu_fail(duet_ctx *ctx, cudaError_t err, const char *call) {
+  int status = err == cudaErrorMemoryAllocation ? DUET_ENOMEM : DUET_EBACKEND;
+  return duet__fail(ctx, status, "cuda: %s failed: %s (%s)", call, cudaGetErrorName(err),
+                    cudaGetErrorString(err));
+}
+
+/* Several contexts may live on different devices in one host thread: every entry point makes
+ * its own device current first. */
+static int use_device(duet_ctx *ctx) {
+  cudaError_t err = cudaSetDevice(IMPL(ctx)->device);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaSetDevice");
+}
+
+static int cu_device_count(int *count) {
+  int n = 0;
+  /* No driver, no device or a driver too old for this runtime all mean: nothing to run on. */
+  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
+  cudaGetLastError(); /* clear the failure so it does not surface in a later call */
+  *count = n;
+  return DUET_OK;
+}
+
+static const void *find_kernel(const char *name) {
+  static const duet__cu_kernel *const tables[] = {duet__cu_copy_kernels,
+                                                  duet__cu_transpose_kernels,
+                                                  duet__cu_gemm_kernels};
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+    for (const duet__cu_kernel *k = tables[t]; k->name; k++)
+      if (strcmp(k->name, name) == 0) return k->fn;
+  return NULL;
+}
+
+static void cu_ctx_close(duet_ctx *ctx) {
+  cu_impl *im = IMPL(ctx);
+  if (!im) return;
+  if (im->stream) {
+    cudaSetDevice(im->device);
+    cudaStreamDestroy(im->stream);
+  }
+  free(im);
+  ctx->impl = NULL;
+}
+
+static int cu_ctx_open(duet_ctx *ctx, int device) {
+  int n = 0;
+  cu_device_count(&n);
+  if (device >= n)
+    return duet__fail(ctx, DUET_ENODEV, "cuda: device %d does not exist (%d device%s)", device, n,
+                      n == 1 ? "" : "s");
+  cu_impl *im = calloc(1, sizeof *im);
+  if (!im) return duet__fail(ctx, DUET_ENOMEM, "cuda: out of host memory");
+  im->device = device;
+  ctx->impl = im;
+  for (int k = 0; k < DUET__K_COUNT; k++)
+    if (!(im->fn[k] = find_kernel(duet__kernel_name((duet__kernel)k)))) {
+      cu_ctx_close(ctx);
+      return duet__fail(ctx, DUET_EBUILD, "cuda: kernel %s is not compiled into duet",
+                        duet__kernel_name((duet__kernel)k));
+    }
+  const char *failed = NULL;
+  cudaError_t err = cudaSetDevice(device);
+  if (err != cudaSuccess) failed = "cudaSetDevice";
+  if (!failed && (err = cudaGetDeviceProperties(&im->prop, device)) != cudaSuccess)
+    failed = "cudaGetDeviceProperties";
+  /* Non-blocking: the legacy default stream must not serialise duet's work with the caller's. */
+  if (!failed && (err = cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking)) != cudaSuccess)
+    failed = "cudaStreamCreateWithFlags";
+  if (!failed) return DUET_OK;
+  int status = cu_fail(ctx, err, failed);
+  im->stream = NULL;
+  cu_ctx_close(ctx);
+  return status;
+}
+
+static int cu_ctx_info(duet_ctx *ctx, duet_device_info *info) {
+  const struct cudaDeviceProp *p = &IMPL(ctx)->prop;
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+  snprintf(info->name, sizeof info->name, "%s", p->name);
+  snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
+  snprintf(info->version, sizeof info->version, "sm_%d%d, CUDA runtime %d.%d, driver %d.%d",
+           p->major, p->minor, runtime / 1000, runtime % 1000 / 10, driver / 1000,
+           driver % 1000 / 10);
+  info->compute_units = (unsigned)p->multiProcessorCount;
+  info->max_block_threads = (unsigned)p->maxThreadsPerBlock;
+  info->warp_size = (unsigned)p->warpSize;
+  info->global_mem_bytes = p->totalGlobalMem;
+  info->shared_mem_bytes = p->sharedMemPerBlock;
+  return DUET_OK;
+}
+
+static int cu_finish(duet_ctx *ctx) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaStreamSynchronize(IMPL(ctx)->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaStreamSynchronize");
+}
+
+/* ---- memory ------------------------------------------------------------------------------- */
+
+static int cu_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaMalloc(mem, bytes);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaMalloc");
+}
+
+static void cu_mem_free(duet_ctx *ctx, void *mem) {
+  if (use_device(ctx) == DUET_OK) cudaFree(mem);
+}
+
+/* Copies on the context's stream and waits for it, so the copy is ordered after earlier work. */
+static int copy_sync(duet_ctx *ctx, void *dst, const void *src, size_t bytes,
+                     enum cudaMemcpyKind kind, const char *what) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaMemcpyAsync(dst, src, bytes, kind, IMPL(ctx)->stream);
+  if (err != cudaSuccess) return cu_fail(ctx, err, what);
+  err = cudaStreamSynchronize(IMPL(ctx)->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaStreamSynchronize");
+}
+
+static int cu_mem_write(duet_ctx *ctx, void *mem, size_t offset, const void *src, size_t bytes) {
+  return copy_sync(ctx, (char *)mem + offset, src, bytes, cudaMemcpyHostToDevice,
+                   "cudaMemcpyAsync (host to device)");
+}
+
+static int cu_mem_read(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes) {
+  return copy_sync(ctx, dst, (const char *)mem + offset, bytes, cudaMemcpyDeviceToHost,
+                   "cudaMemcpyAsync (device to host)");
+}
+
+static int cu_mem_copy(duet_ctx *ctx, void *dst, void *src, size_t bytes) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, IMPL(ctx)->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaMemcpyAsync (device to device)");
+}
+
+/* ---- events ------------------------------------------------------------------------------- */
+
+static int cu_event_alloc(duet_ctx *ctx, void **ev) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaEventCreate((cudaEvent_t *)ev);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaEventCreate");
+}
+
+static void cu_event_free(duet_ctx *ctx, void *ev) {
+  if (use_device(ctx) == DUET_OK) cudaEventDestroy((cudaEvent_t)ev);
+}
+
+static int cu_event_record(duet_ctx *ctx, void *ev) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaEventRecord((cudaEvent_t)ev, IMPL(ctx)->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaEventRecord");
+}
+
+static int cu_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaEventSynchronize((cudaEvent_t)end);
+  if (err != cudaSuccess) return cu_fail(ctx, err, "cudaEventSynchronize");
+  err = cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaEventElapsedTime");
+}
+
+/* ---- launch ------------------------------------------------------------------------------- */
+
+static int cu_launch(duet_ctx *ctx, duet__kernel k, const duet__launch *l, const duet__arg *args,
+                     unsigned nargs) {
+  cu_impl *im = IMPL(ctx);
+  const struct cudaDeviceProp *p = &im->prop;
+  size_t threads = (size_t)l->block[0] * l->block[1] * l->block[2];
+  if (l->grid[0] > (size_t)p->maxGridSize[0] || l->grid[1] > (size_t)p->maxGridSize[1] ||
+      l->grid[2] > (size_t)p->maxGridSize[2] || threads > (size_t)p->maxThreadsPerBlock ||
+      l->shared_bytes > p->sharedMemPerBlock)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "cuda: %s launch of %zux%zux%zu blocks of %ux%ux%u threads with %zu shared "
+                      "bytes exceeds the device's limits",
+                      duet__kernel_name(k), l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                      l->block[1], l->block[2], l->shared_bytes);
+  void *argv[16];
+  if (nargs > sizeof argv / sizeof argv[0])
+    return duet__fail(ctx, DUET_EINVAL, "cuda: %s has too many arguments", duet__kernel_name(k));
+  /* cudaLaunchKernel takes the address of each argument; every union member starts at u. */
+  for (unsigned i = 0; i < nargs; i++) argv[i] = (void *)&args[i].u;
+  int status = use_device(ctx);
+  if (status) return status;
+  dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
+  dim3 block = {l->block[0], l->block[1], l->block[2]};
+  cudaError_t err = cudaLaunchKernel(im->fn[k], grid, block, argv, l->shared_bytes, im->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, duet__kernel_name(k));
+}
+
+const duet__backend_ops duet__cuda_backend = {
+    .id = DUET_BACKEND_CUDA,
+    .name = "cuda",
+    .device_count = cu_device_count,
+    .ctx_open = cu_ctx_open,
+    .ctx_close = cu_ctx_close,
+    .ctx_info = cu_ctx_info,
+    .finish = cu_finish,
+    .mem_alloc = cu_mem_alloc,
+    .mem_free = cu_mem_free,
+    .mem_write = cu_mem_write,
+    .mem_read = cu_mem_read,
+    .mem_copy = cu_mem_copy,
+    .event_alloc = cu_event_alloc,
+    .event_free = cu_event_free,
+    .event_record = cu_event_record,
+    .event_elapsed = cu_event_elapsed,
+    .launch = cu_launch,
+};

@@ -1,0 +1,31 @@
+/* Helpers shared by the OpenCL kernels; kernels_cu/common.cuh holds their CUDA twins.
+ * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). This file is compiled first, ahead of
+ * copy.cl, transpose.cl and gemm.cl, into one program per context. */
+
+/* 64-bit indices throughout: rows * ld passes 2^31 for large matrices. */
+typedef long idx_t;
+
+/* Tiles along y are walked in a grid-stride loop because CUDA caps gridDim.y at 65535 and both
+ * backends launch the same geometry. The bound depends only on the group id, so every work-item
+ * of a work-group runs the same iterations and barriers inside the loop are reached by all. */
+#define FOR_EACH_TILE_Y(t, extent, tile) \
+  for (idx_t t = get_group_id(1); t * (idx_t)(tile) < (extent); t += get_num_groups(1))
+
+/* Element (r, c) of op(X) for a row-major X with leading dimension ld, as base + c * step:
+ * the transpose becomes index arithmetic, and the inner loops carry no branch. */
+typedef struct {
+  idx_t base, step;
+} operand;
+inline operand row_of_op(int trans, idx_t r, idx_t ld) {
+  operand o = {trans ? r : r * ld, trans ? ld : 1};
+  return o;
+}
+inline operand col_of_op(int trans, idx_t c, idx_t ld) {
+  operand o = {trans ? c * ld : c, trans ? 1 : ld};
+  return o;
+}
+
+/* BLAS beta: with beta == 0, C is not read, so NaN or garbage there cannot leak. */
+inline void store_c(__global float *c, idx_t at, float alpha, float acc, float beta) {
+  c[at] = beta == 0.0f ? alpha * acc : alpha * acc + beta * c[at];
+}

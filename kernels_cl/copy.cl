@@ -1,0 +1,27 @@
+/* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes.
+ *
+ * Tunables (the core passes the values of src/duet_tunables.h as -D options):
+ *   TRANSPOSE_TILE  side of the square tile one work-group moves       (32)
+ *   TRANSPOSE_ROWS  rows of work-items in a work-group; each moves
+ *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements           (8)
+ * It uses the transposes' geometry so that copy and transpose differ only in the access pattern.
+ * Assumes nothing about divisibility: any rows, cols and ld >= cols. */
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE 32
+#endif
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS 8
+#endif
+
+__kernel void duet_copy(idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+                        __global float *restrict out, idx_t ld_out) {
+  const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    if (col >= cols) continue;
+#pragma unroll
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+      const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + j;
+      if (row < rows) out[row * ld_out + col] = in[row * ld_in + col];
+    }
+  }
+}

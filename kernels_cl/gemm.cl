@@ -1,0 +1,107 @@
+/* SGEMM, row-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
+ *
+ * Tunables (the core passes the values of src/duet_tunables.h as -D options):
+ *   GEMM_SIMPLE_X, GEMM_SIMPLE_Y  work-group of the naive and coalesced kernels (32, 8)
+ *   GEMM_TILE                     tile side and work-group side of the tiled kernel (32)
+ * Local memory (the last, __local argument): tiled 2 * GEMM_TILE * GEMM_TILE floats.
+ * No kernel assumes divisibility: any m, n, k >= 1 and any ld. k == 0 and alpha == 0 never
+ * reach these kernels (the core launches duet_scale instead, so A and B are not read). */
+#ifndef GEMM_SIMPLE_X
+#define GEMM_SIMPLE_X 32
+#endif
+#ifndef GEMM_SIMPLE_Y
+#define GEMM_SIMPLE_Y 8
+#endif
+#ifndef GEMM_TILE
+#define GEMM_TILE 32
+#endif
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE 32
+#endif
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS 8
+#endif
+
+/* One element of C from a full dot product over k, read straight from global memory. */
+inline void dot_one(int ta, int tb, idx_t i, idx_t j, idx_t k, float alpha,
+                    __global const float *restrict a, idx_t lda, __global const float *restrict b,
+                    idx_t ldb, float beta, __global float *restrict c, idx_t ldc) {
+  const operand ar = row_of_op(ta, i, lda), bc = col_of_op(tb, j, ldb);
+  float acc = 0.0f;
+  for (idx_t p = 0; p < k; p++) acc += a[ar.base + p * ar.step] * b[bc.base + p * bc.step];
+  store_c(c, i * ldc + j, alpha, acc, beta);
+}
+
+/* naive: the seed's "old" mapping, x along the rows of C. The 32 work-items of a warp take 32
+ * consecutive rows i with the same column j, so for NN each load of A and each store of C is
+ * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
+ * reference that shows what uncoalesced access costs. */
+__kernel void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                               __global const float *restrict a, idx_t lda,
+                               __global const float *restrict b, idx_t ldb, float beta,
+                               __global float *restrict c, idx_t ldc) {
+  const idx_t i = (idx_t)get_group_id(0) * GEMM_SIMPLE_X + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, n, GEMM_SIMPLE_Y) {
+    const idx_t j = tile * GEMM_SIMPLE_Y + (idx_t)get_local_id(1);
+    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+/* coalesced: the same with the mapping flipped (seed "Simple++"): a warp takes 32 consecutive
+ * columns j of one row i, so for NN the loads of B and the stores of C are coalesced and A is a
+ * broadcast. Every operand is still re-read from global memory (L1/L2) k times. */
+__kernel void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                                   __global const float *restrict a, idx_t lda,
+                                   __global const float *restrict b, idx_t ldb, float beta,
+                                   __global float *restrict c, idx_t ldc) {
+  const idx_t j = (idx_t)get_group_id(0) * GEMM_SIMPLE_X + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, m, GEMM_SIMPLE_Y) {
+    const idx_t i = tile * GEMM_SIMPLE_Y + (idx_t)get_local_id(1);
+    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+/* tiled: a GEMM_TILE x GEMM_TILE work-group computes the same-sized tile of C, one element per
+ * work-item, stepping through k one pair of tiles at a time. Each element of A and B fetched
+ * from global memory is then used GEMM_TILE times from local memory. Partial tiles at the edges
+ * are zero-filled, so the inner product needs no bounds check, and work-items outside C still
+ * load and reach both barriers: an early return here would leave the work-group waiting at the
+ * barrier (seed 000's "what will happen here?"). */
+__kernel void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                               __global const float *restrict a, idx_t lda,
+                               __global const float *restrict b, idx_t ldb, float beta,
+                               __global float *restrict c, idx_t ldc, __local float *smem) {
+  __local float *as = smem, *bs = smem + GEMM_TILE * GEMM_TILE;
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const idx_t j = (idx_t)get_group_id(0) * GEMM_TILE + tx;
+  FOR_EACH_TILE_Y(tile, m, GEMM_TILE) {
+    const idx_t i = tile * GEMM_TILE + ty;
+    const operand ar = row_of_op(ta, i, lda), bc = col_of_op(tb, j, ldb);
+    float acc = 0.0f;
+    for (idx_t p0 = 0; p0 < k; p0 += GEMM_TILE) {
+      as[ty * GEMM_TILE + tx] = (i < m && p0 + tx < k) ? a[ar.base + (p0 + tx) * ar.step] : 0.0f;
+      bs[ty * GEMM_TILE + tx] = (p0 + ty < k && j < n) ? b[bc.base + (p0 + ty) * bc.step] : 0.0f;
+      barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+      for (int p = 0; p < GEMM_TILE; p++) acc += as[ty * GEMM_TILE + p] * bs[p * GEMM_TILE + tx];
+      /* The next step overwrites both tiles: wait until every work-item is done with them. */
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (i < m && j < n) store_c(c, i * ldc + j, alpha, acc, beta);
+  }
+}
+
+/* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy kernel's geometry.
+ * beta == 0 stores zeros without reading C. */
+__kernel void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
+                         idx_t ldc) {
+  const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    if (col >= cols) continue;
+#pragma unroll
+    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+      const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + r;
+      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/* Transposes: out (cols x rows) = in^T (rows x cols), out-of-place.
+ *
+ * Tunables (the core passes the values of src/duet_tunables.h as -D options):
+ *   TRANSPOSE_TILE  side of the square tile one work-group moves       (32)
+ *   TRANSPOSE_ROWS  rows of work-items in a work-group; the tiled variants
+ *                   move TRANSPOSE_TILE / TRANSPOSE_ROWS elements each (8)
+ * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded TILE*(TILE+1).
+ * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE 32
+#endif
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS 8
+#endif
+
+/* naive: one element per work-item, a TILE x ROWS work-group over a TILE x ROWS patch of `in`.
+ * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
+ * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
+ * memory segment and the write side caps the bandwidth. */
+__kernel void duet_transpose_naive(idx_t rows, idx_t cols, __global const float *restrict in,
+                                   idx_t ld_in, __global float *restrict out, idx_t ld_out) {
+  const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_ROWS) {
+    const idx_t row = tile * TRANSPOSE_ROWS + (idx_t)get_local_id(1);
+    if (row < rows && col < cols) out[col * ld_out + row] = in[row * ld_in + col];
+  }
+}
+
+/* Shared by coalesced (pad 0) and padded (pad 1): the work-group stages a TILE x TILE tile in
+ * local memory, reading rows of `in` and writing rows of `out`, so both global sides are
+ * coalesced. The write phase reads a column of the tile: with pad 0 the 32 lanes of a warp hit
+ * addresses 32 floats apart, all in one bank, a 32-way conflict; pad 1 staggers rows by a bank. */
+inline void transpose_tiled(const int pad, idx_t rows, idx_t cols,
+                            __global const float *restrict in, idx_t ld_in,
+                            __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
+  const int stride = TRANSPOSE_TILE + pad;
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const idx_t col0 = (idx_t)get_group_id(0) * TRANSPOSE_TILE;
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    const idx_t row0 = tile * TRANSPOSE_TILE;
+#pragma unroll
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+      const idx_t r = row0 + ty + j, c = col0 + tx;
+      if (r < rows && c < cols) tile_mem[(ty + j) * stride + tx] = in[r * ld_in + c];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+      const idx_t r = col0 + ty + j, c = row0 + tx; /* row and column of out */
+      if (r < cols && c < rows) out[r * ld_out + c] = tile_mem[tx * stride + ty + j];
+    }
+    /* The next tile overwrites tile_mem: wait until every work-item has read this one. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* coalesced: TILE x TILE local tile, no padding (bank conflicts on the column read). */
+__kernel void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
+                                       idx_t ld_in, __global float *restrict out, idx_t ld_out,
+                                       __local float *tile_mem) {
+  transpose_tiled(0, rows, cols, in, ld_in, out, ld_out, tile_mem);
+}
+
+/* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
+__kernel void duet_transpose_padded(idx_t rows, idx_t cols, __global const float *restrict in,
+                                    idx_t ld_in, __global float *restrict out, idx_t ld_out,
+                                    __local float *tile_mem) {
+  transpose_tiled(1, rows, cols, in, ld_in, out, ld_out, tile_mem);
+}

@@ -1,0 +1,34 @@
+/* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes.
+ *
+ * Tunables (defaults from src/duet_tunables.h):
+ *   TRANSPOSE_TILE  side of the square tile one block moves            (32)
+ *   TRANSPOSE_ROWS  rows of threads in a block; each thread moves
+ *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements           (8)
+ * It uses the transposes' geometry so that copy and transpose differ only in the access pattern.
+ * Assumes nothing about divisibility: any rows, cols and ld >= cols. */
+#include "common.cuh"
+
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE DUET_TRANSPOSE_TILE
+#endif
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
+#endif
+
+__global__ void duet_copy(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                     idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
+  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    if (col >= cols) continue;
+#pragma unroll
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+      const idx_t row = tile * TRANSPOSE_TILE + threadIdx.y + j;
+      if (row < rows) out[row * ld_out + col] = in[row * ld_in + col];
+    }
+  }
+}
+
+extern "C" const duet__cu_kernel duet__cu_copy_kernels[] = {
+    {"duet_copy", (const void *)duet_copy},
+    {0, 0},
+};

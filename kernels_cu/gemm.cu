@@ -1,0 +1,119 @@
+/* SGEMM, row-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
+ *
+ * Tunables (defaults from src/duet_tunables.h):
+ *   GEMM_SIMPLE_X, GEMM_SIMPLE_Y  block of the naive and coalesced kernels   (32, 8)
+ *   GEMM_TILE                     tile side and block side of the tiled kernel (32)
+ * Shared memory (dynamic): tiled 2 * GEMM_TILE * GEMM_TILE floats; the others none.
+ * No kernel assumes divisibility: any m, n, k >= 1 and any ld. k == 0 and alpha == 0 never
+ * reach these kernels (the core launches duet_scale instead, so A and B are not read). */
+#include "common.cuh"
+
+#ifndef GEMM_SIMPLE_X
+#define GEMM_SIMPLE_X DUET_GEMM_SIMPLE_X
+#endif
+#ifndef GEMM_SIMPLE_Y
+#define GEMM_SIMPLE_Y DUET_GEMM_SIMPLE_Y
+#endif
+#ifndef GEMM_TILE
+#define GEMM_TILE DUET_GEMM_TILE
+#endif
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE DUET_TRANSPOSE_TILE
+#endif
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
+#endif
+
+/* One element of C from a full dot product over k, read straight from global memory. */
+__device__ __forceinline__ void dot_one(int ta, int tb, idx_t i, idx_t j, idx_t k, float alpha,
+                                        const float *__restrict__ a, idx_t lda,
+                                        const float *__restrict__ b, idx_t ldb, float beta,
+                                        float *__restrict__ c, idx_t ldc) {
+  const operand ar = row_of_op(ta, i, lda), bc = col_of_op(tb, j, ldb);
+  float acc = 0.0f;
+  for (idx_t p = 0; p < k; p++) acc += a[ar.base + p * ar.step] * b[bc.base + p * bc.step];
+  store_c(c, i * ldc + j, alpha, acc, beta);
+}
+
+/* naive: the seed's "old" mapping, x along the rows of C. The 32 threads of a warp take 32
+ * consecutive rows i with the same column j, so for NN each load of A and each store of C is
+ * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
+ * reference that shows what uncoalesced access costs. */
+__global__ void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                                            const float *__restrict__ a, idx_t lda,
+                                            const float *__restrict__ b, idx_t ldb, float beta,
+                                            float *__restrict__ c, idx_t ldc) {
+  const idx_t i = (idx_t)blockIdx.x * GEMM_SIMPLE_X + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, n, GEMM_SIMPLE_Y) {
+    const idx_t j = tile * GEMM_SIMPLE_Y + threadIdx.y;
+    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+/* coalesced: the same with the mapping flipped (seed "Simple++"): a warp takes 32 consecutive
+ * columns j of one row i, so for NN the loads of B and the stores of C are coalesced and A is a
+ * broadcast. Every operand is still re-read from global memory (L1/L2) k times. */
+__global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                float alpha, const float *__restrict__ a, idx_t lda,
+                                                const float *__restrict__ b, idx_t ldb, float beta,
+                                                float *__restrict__ c, idx_t ldc) {
+  const idx_t j = (idx_t)blockIdx.x * GEMM_SIMPLE_X + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, m, GEMM_SIMPLE_Y) {
+    const idx_t i = tile * GEMM_SIMPLE_Y + threadIdx.y;
+    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+/* tiled: a GEMM_TILE x GEMM_TILE block computes the same-sized tile of C, one element per
+ * thread, stepping through k one pair of tiles at a time. Each element of A and B fetched from
+ * global memory is then used GEMM_TILE times from shared memory. Partial tiles at the edges are
+ * zero-filled, so the inner product needs no bounds check, and threads outside C still load and
+ * reach both barriers: an early return here would leave the block waiting at __syncthreads
+ * (seed 000's "what will happen here?"). */
+__global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                                            const float *__restrict__ a, idx_t lda,
+                                            const float *__restrict__ b, idx_t ldb, float beta,
+                                            float *__restrict__ c, idx_t ldc) {
+  extern __shared__ float smem[];
+  float *as = smem, *bs = smem + GEMM_TILE * GEMM_TILE;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const idx_t j = (idx_t)blockIdx.x * GEMM_TILE + tx;
+  FOR_EACH_TILE_Y(tile, m, GEMM_TILE) {
+    const idx_t i = tile * GEMM_TILE + ty;
+    const operand ar = row_of_op(ta, i, lda), bc = col_of_op(tb, j, ldb);
+    float acc = 0.0f;
+    for (idx_t p0 = 0; p0 < k; p0 += GEMM_TILE) {
+      as[ty * GEMM_TILE + tx] = (i < m && p0 + tx < k) ? a[ar.base + (p0 + tx) * ar.step] : 0.0f;
+      bs[ty * GEMM_TILE + tx] = (p0 + ty < k && j < n) ? b[bc.base + (p0 + ty) * bc.step] : 0.0f;
+      __syncthreads();
+#pragma unroll
+      for (int p = 0; p < GEMM_TILE; p++) acc += as[ty * GEMM_TILE + p] * bs[p * GEMM_TILE + tx];
+      /* The next step overwrites both tiles: wait until every thread is done with them. */
+      __syncthreads();
+    }
+    if (i < m && j < n) store_c(c, i * ldc + j, alpha, acc, beta);
+  }
+}
+
+/* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy kernel's geometry.
+ * beta == 0 stores zeros without reading C. */
+__global__ void duet_scale(idx_t rows, idx_t cols, float beta, float *__restrict__ c,
+                                      idx_t ldc) {
+  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    if (col >= cols) continue;
+#pragma unroll
+    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+      const idx_t row = tile * TRANSPOSE_TILE + threadIdx.y + r;
+      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
+    }
+  }
+}
+
+extern "C" const duet__cu_kernel duet__cu_gemm_kernels[] = {
+    {"duet_sgemm_naive", (const void *)duet_sgemm_naive},
+    {"duet_sgemm_coalesced", (const void *)duet_sgemm_coalesced},
+    {"duet_sgemm_tiled", (const void *)duet_sgemm_tiled},
+    {"duet_scale", (const void *)duet_scale},
+    {0, 0},
+};

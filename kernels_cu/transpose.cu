@@ -1,0 +1,81 @@
+/* Transposes: out (cols x rows) = in^T (rows x cols), out-of-place.
+ *
+ * Tunables (defaults from src/duet_tunables.h):
+ *   TRANSPOSE_TILE  side of the square tile one block moves            (32)
+ *   TRANSPOSE_ROWS  rows of threads in a block; the tiled variants move
+ *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements per thread (8)
+ * Shared memory (dynamic): coalesced TILE*TILE floats, padded TILE*(TILE+1) floats.
+ * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
+#include "common.cuh"
+
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE DUET_TRANSPOSE_TILE
+#endif
+#ifndef TRANSPOSE_ROWS
+#define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
+#endif
+
+/* naive: one element per thread, a TILE x ROWS block over a TILE x ROWS patch of `in`.
+ * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
+ * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
+ * memory segment and the write side caps the bandwidth. */
+__global__ void duet_transpose_naive(idx_t rows, idx_t cols,
+                                                const float *__restrict__ in, idx_t ld_in,
+                                                float *__restrict__ out, idx_t ld_out) {
+  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_ROWS) {
+    const idx_t row = tile * TRANSPOSE_ROWS + threadIdx.y;
+    if (row < rows && col < cols) out[col * ld_out + row] = in[row * ld_in + col];
+  }
+}
+
+/* Shared by coalesced (PAD 0) and padded (PAD 1): the block stages a TILE x TILE tile in shared
+ * memory, reading rows of `in` and writing rows of `out`, so both global sides are coalesced.
+ * The write phase reads a column of the tile: with PAD 0 the 32 lanes of a warp hit addresses
+ * 32 floats apart, all in one bank, a 32-way conflict; PAD 1 staggers rows by one bank. */
+template <int PAD>
+__device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
+                                                const float *__restrict__ in, idx_t ld_in,
+                                                float *__restrict__ out, idx_t ld_out) {
+  extern __shared__ float tile_mem[];
+  const int stride = TRANSPOSE_TILE + PAD;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const idx_t col0 = (idx_t)blockIdx.x * TRANSPOSE_TILE;
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    const idx_t row0 = tile * TRANSPOSE_TILE;
+#pragma unroll
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+      const idx_t r = row0 + ty + j, c = col0 + tx;
+      if (r < rows && c < cols) tile_mem[(ty + j) * stride + tx] = in[r * ld_in + c];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
+      const idx_t r = col0 + ty + j, c = row0 + tx; /* row and column of out */
+      if (r < cols && c < rows) out[r * ld_out + c] = tile_mem[tx * stride + ty + j];
+    }
+    /* The next tile overwrites tile_mem: wait until every thread has read this one. */
+    __syncthreads();
+  }
+}
+
+/* coalesced: TILE x TILE shared tile, no padding (bank conflicts on the column read). */
+__global__ void duet_transpose_coalesced(idx_t rows, idx_t cols,
+                                                    const float *__restrict__ in, idx_t ld_in,
+                                                    float *__restrict__ out, idx_t ld_out) {
+  transpose_tiled<0>(rows, cols, in, ld_in, out, ld_out);
+}
+
+/* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
+__global__ void duet_transpose_padded(idx_t rows, idx_t cols,
+                                                 const float *__restrict__ in, idx_t ld_in,
+                                                 float *__restrict__ out, idx_t ld_out) {
+  transpose_tiled<1>(rows, cols, in, ld_in, out, ld_out);
+}
+
+extern "C" const duet__cu_kernel duet__cu_transpose_kernels[] = {
+    {"duet_transpose_naive", (const void *)duet_transpose_naive},
+    {"duet_transpose_coalesced", (const void *)duet_transpose_coalesced},
+    {"duet_transpose_padded", (const void *)duet_transpose_padded},
+    {0, 0},
+};

@@ -1,0 +1,149 @@
+/* Backends compiled in, context creation and the calls that only forward to a backend. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duet_internal.h"
+
+/* The backends compiled into this library, in AUTO's order of preference. */
+static const duet__backend_ops *const backends[] = {
+#ifdef DUET_HAVE_CUDA
+    &duet__cuda_backend,
+#endif
+#ifdef DUET_HAVE_OPENCL
+    &duet__opencl_backend,
+#endif
+    NULL};
+
+static const duet__backend_ops *find_backend(duet_backend b) {
+  for (const duet__backend_ops *const *p = backends; *p; p++)
+    if ((*p)->id == b) return *p;
+  return NULL;
+}
+
+const char *duet_backend_name(duet_backend b) {
+  switch (b) {
+    case DUET_BACKEND_AUTO: return "auto";
+    case DUET_BACKEND_CUDA: return "cuda";
+    case DUET_BACKEND_OPENCL: return "opencl";
+  }
+  return "unknown";
+}
+
+int duet_backend_built(duet_backend b) { return find_backend(b) != NULL; }
+
+static int known_backend(duet_backend b) {
+  return b == DUET_BACKEND_CUDA || b == DUET_BACKEND_OPENCL;
+}
+
+int duet_device_count(duet_backend b, int *count) {
+  if (!count) return duet__fail(NULL, DUET_EINVAL, "duet_device_count: count is NULL");
+  *count = 0;
+  if (!known_backend(b))
+    return duet__fail(NULL, DUET_EINVAL, "duet_device_count: backend %d is not cuda or opencl",
+                      (int)b);
+  const duet__backend_ops *ops = find_backend(b);
+  if (!ops)
+    return duet__fail(NULL, DUET_ENOTBUILT, "duet_device_count: the %s backend is not built",
+                      duet_backend_name(b));
+  return ops->device_count(count);
+}
+
+/* Resolves AUTO through $DUET_BACKEND, then by preference: the first built backend with a
+ * device. */
+static int resolve_backend(duet_backend b, duet_backend *out) {
+  if (b == DUET_BACKEND_AUTO) {
+    const char *env = duet__getenv("DUET_BACKEND");
+    if (env) {
+      if (strcmp(env, "cuda") == 0) b = DUET_BACKEND_CUDA;
+      else if (strcmp(env, "opencl") == 0) b = DUET_BACKEND_OPENCL;
+      else if (strcmp(env, "auto") != 0)
+        return duet__fail(NULL, DUET_EINVAL,
+                          "duet_ctx_create: DUET_BACKEND='%s' is not one of cuda, opencl, auto",
+                          env);
+    }
+  } else if (!known_backend(b)) {
+    return duet__fail(NULL, DUET_EINVAL, "duet_ctx_create: backend %d is not auto, cuda or opencl",
+                      (int)b);
+  }
+  if (b != DUET_BACKEND_AUTO) {
+    if (!find_backend(b))
+      return duet__fail(NULL, DUET_ENOTBUILT, "duet_ctx_create: the %s backend is not built",
+                        duet_backend_name(b));
+    *out = b;
+    return DUET_OK;
+  }
+  if (!backends[0])
+    return duet__fail(NULL, DUET_ENOTBUILT, "duet_ctx_create: no backend is built into duet");
+  for (const duet__backend_ops *const *p = backends; *p; p++) {
+    int n = 0;
+    if ((*p)->device_count(&n) == DUET_OK && n > 0) {
+      *out = (*p)->id;
+      return DUET_OK;
+    }
+  }
+  return duet__fail(NULL, DUET_ENODEV, "duet_ctx_create: no backend built into duet has a device");
+}
+
+static int resolve_device(int device, int *out) {
+  if (device >= 0) {
+    *out = device;
+    return DUET_OK;
+  }
+  const char *env = duet__getenv("DUET_DEVICE");
+  if (!env) {
+    *out = 0;
+    return DUET_OK;
+  }
+  char *end;
+  errno = 0;
+  long v = strtol(env, &end, 10);
+  if (errno || *end || end == env || v < 0 || v > INT_MAX)
+    return duet__fail(NULL, DUET_EINVAL,
+                      "duet_ctx_create: DUET_DEVICE='%s' is not a non-negative device number", env);
+  *out = (int)v;
+  return DUET_OK;
+}
+
+int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
+  if (!out) return duet__fail(NULL, DUET_EINVAL, "duet_ctx_create: ctx is NULL");
+  *out = NULL;
+  int status = resolve_backend(b, &b);
+  if (status) return status;
+  if ((status = resolve_device(device, &device))) return status;
+  duet_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return duet__fail(NULL, DUET_ENOMEM, "duet_ctx_create: out of host memory");
+  ctx->ops = find_backend(b);
+  ctx->device = device;
+  if ((status = ctx->ops->ctx_open(ctx, device))) {
+    /* No context survives to carry the detail, so pass it on to the verbose log at least. */
+    duet__fail(NULL, status, "%s", ctx->last_error);
+    free(ctx);
+    return status;
+  }
+  *out = ctx;
+  return DUET_OK;
+}
+
+void duet_ctx_destroy(duet_ctx *ctx) {
+  if (!ctx) return;
+  ctx->ops->ctx_close(ctx);
+  free(ctx);
+}
+
+duet_backend duet_ctx_backend(const duet_ctx *ctx) { return ctx ? ctx->ops->id : DUET_BACKEND_AUTO; }
+
+int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info) {
+  int status = duet__check_ctx(ctx, "duet_ctx_info");
+  if (status) return status;
+  if (!info) return duet__fail(ctx, DUET_EINVAL, "duet_ctx_info: info is NULL");
+  memset(info, 0, sizeof *info);
+  info->backend = ctx->ops->id;
+  return ctx->ops->ctx_info((duet_ctx *)ctx, info);
+}
+
+int duet_finish(duet_ctx *ctx) {
+  int status = duet__check_ctx(ctx, "duet_finish");
+  return status ? status : ctx->ops->finish(ctx);
+}

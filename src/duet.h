@@ -1,0 +1,155 @@
+/* duet: the same GPU kernels through CUDA and OpenCL, behind one C API.
+ *
+ * Conventions
+ * - Every call that can fail returns an int status: DUET_OK (0) or a negative DUET_E* code.
+ *   duet_strerror() turns it into a sentence; duet_ctx_last_error() gives the detail of the
+ *   last failure on a context (which argument, which CUDA/OpenCL call, the OpenCL build log).
+ * - Matrices are row-major float32. `ld` is the distance in elements between rows (ld >= cols).
+ *   A rows x cols matrix needs a buffer of at least ((rows-1)*ld + cols)*4 bytes.
+ * - Kernel calls (transpose, copy, sgemm) and duet_buf_copy are enqueued asynchronously on the
+ *   context's single in-order queue; duet_finish() or a duet_buf_read() waits for them.
+ * - A context is not thread-safe: use one context per host thread.
+ */
+#ifndef DUET_H
+#define DUET_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define DUET_EXTERN extern __attribute__((visibility("default")))
+#else
+#define DUET_EXTERN extern
+#endif
+
+/* One table gives the status codes, their names and their messages (libuv's X-macro idiom). */
+#define DUET_STATUS_MAP(X)                                                          \
+  X(OK, 0, "success")                                                               \
+  X(EINVAL, -1, "invalid argument")                                                 \
+  X(ENOMEM, -2, "out of memory (host or device)")                                   \
+  X(ENODEV, -3, "no such device")                                                   \
+  X(ENOTBUILT, -4, "backend not compiled into this library")                        \
+  X(EBUILD, -5, "kernel program failed to build")                                   \
+  X(EBACKEND, -6, "the CUDA or OpenCL runtime reported an error")                   \
+  X(EUNSUPPORTED, -7, "operation not supported by this backend or device")
+
+typedef enum {
+#define DUET__STATUS_ENUM(name, code, msg) DUET_##name = (code),
+  DUET_STATUS_MAP(DUET__STATUS_ENUM)
+#undef DUET__STATUS_ENUM
+} duet_status;
+
+DUET_EXTERN const char *duet_version(void);
+/* Never NULL, also for unknown codes. */
+DUET_EXTERN const char *duet_strerror(int status);
+/* "DUET_EINVAL" etc.; "DUET_UNKNOWN" for unknown codes. */
+DUET_EXTERN const char *duet_status_name(int status);
+
+/* ---- backends ------------------------------------------------------------------------------ */
+typedef enum { DUET_BACKEND_AUTO = 0, DUET_BACKEND_CUDA = 1, DUET_BACKEND_OPENCL = 2 } duet_backend;
+
+DUET_EXTERN const char *duet_backend_name(duet_backend b); /* "auto", "cuda", "opencl", "unknown" */
+DUET_EXTERN int duet_backend_built(duet_backend b);        /* 1 if compiled in, else 0 */
+/* Devices the backend sees now. 0 devices is not an error. AUTO is not a backend: EINVAL. */
+DUET_EXTERN int duet_device_count(duet_backend b, int *count);
+
+/* ---- contexts ------------------------------------------------------------------------------ */
+typedef struct duet_ctx duet_ctx;
+
+/* b == AUTO honours $DUET_BACKEND (cuda, opencl, auto), else takes CUDA if it has a device,
+ * else OpenCL. device < 0 means $DUET_DEVICE, else 0. OpenCL devices are numbered GPUs first,
+ * then other types, across the platforms whose name contains $DUET_OPENCL_PLATFORM (if set).
+ * On failure *ctx is NULL. */
+DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
+DUET_EXTERN void duet_ctx_destroy(duet_ctx *ctx); /* NULL is fine */
+DUET_EXTERN duet_backend duet_ctx_backend(const duet_ctx *ctx);
+
+typedef struct {
+  duet_backend backend;
+  char name[256];
+  char vendor[128];
+  char version[128]; /* e.g. "CUDA 13.0, sm_90" or the OpenCL device version */
+  unsigned compute_units;
+  unsigned max_block_threads;
+  unsigned warp_size; /* CUDA warp size; OpenCL: preferred work-group size multiple */
+  size_t global_mem_bytes;
+  size_t shared_mem_bytes; /* per block / work-group */
+} duet_device_info;
+
+DUET_EXTERN int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info);
+/* Never NULL; "" when there was no failure. With ctx == NULL: the last failure on this thread
+ * that had no context to hold it, e.g. why duet_ctx_create failed. */
+DUET_EXTERN const char *duet_ctx_last_error(const duet_ctx *ctx);
+/* Waits for all queued work; errors raised by asynchronous work surface here. */
+DUET_EXTERN int duet_finish(duet_ctx *ctx);
+
+/* ---- buffers (device memory, sizes in bytes) ----------------------------------------------- */
+typedef struct duet_buf duet_buf;
+
+DUET_EXTERN int duet_buf_create(duet_ctx *ctx, size_t bytes, duet_buf **buf);
+DUET_EXTERN void duet_buf_destroy(duet_buf *buf); /* NULL is fine */
+DUET_EXTERN size_t duet_buf_size(const duet_buf *buf);
+DUET_EXTERN int duet_buf_write(duet_buf *buf, size_t offset, const void *src, size_t bytes);
+DUET_EXTERN int duet_buf_read(const duet_buf *buf, size_t offset, void *dst, size_t bytes);
+/* The vendor's device-to-device copy of the first `bytes` bytes; enqueued. */
+DUET_EXTERN int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes);
+
+/* ---- events (timing) ----------------------------------------------------------------------- */
+typedef struct duet_event duet_event;
+
+DUET_EXTERN int duet_event_create(duet_ctx *ctx, duet_event **ev);
+DUET_EXTERN int duet_event_record(duet_event *ev); /* enqueues a marker */
+/* Waits for `end`; both events must have been recorded on the same context. */
+DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
+DUET_EXTERN void duet_event_destroy(duet_event *ev);
+
+/* ---- transpose and copy -------------------------------------------------------------------- */
+typedef enum {
+  DUET_TRANSPOSE_AUTO = 0,
+  DUET_TRANSPOSE_NAIVE,
+  DUET_TRANSPOSE_COALESCED,
+  DUET_TRANSPOSE_PADDED
+  /* more variants may be appended; AUTO picks the best that exists */
+} duet_transpose_variant;
+
+/* out (cols x rows, ld_out >= rows) = in^T (rows x cols). Out-of-place: in == out is EINVAL.
+ * rows == 0 or cols == 0 is a valid no-op. */
+DUET_EXTERN int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t cols,
+                               const duet_buf *in, size_t ld_in, duet_buf *out, size_t ld_out);
+/* A kernel copy of the same shape: the bandwidth reference for transpose. */
+DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in,
+                          size_t ld_in, duet_buf *out, size_t ld_out);
+/* "auto", "naive", "coalesced", "padded"; NULL for an unknown value. */
+DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
+DUET_EXTERN int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v);
+
+/* ---- matrix multiply ----------------------------------------------------------------------- */
+typedef enum { DUET_NO_TRANS = 0, DUET_TRANS = 1 } duet_trans;
+
+typedef enum {
+  DUET_GEMM_AUTO = 0,
+  DUET_GEMM_NAIVE,
+  DUET_GEMM_COALESCED,
+  DUET_GEMM_TILED
+  /* more variants may be appended; AUTO picks the best that exists */
+} duet_gemm_variant;
+
+/* Row-major C = alpha * op(A) * op(B) + beta * C, with op(A) m x k and op(B) k x n.
+ * A is stored m x k (k x m when ta == DUET_TRANS) with lda >= its stored column count; B alike.
+ * BLAS semantics: m == 0 or n == 0 is a no-op; k == 0 or alpha == 0 gives C = beta*C without
+ * reading A or B; beta == 0 never reads C. */
+DUET_EXTERN int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
+                           size_t m, size_t n, size_t k, float alpha, const duet_buf *a,
+                           size_t lda, const duet_buf *b, size_t ldb, float beta, duet_buf *c,
+                           size_t ldc);
+/* "auto", "naive", "coalesced", "tiled"; NULL for an unknown value. */
+DUET_EXTERN const char *duet_gemm_variant_name(duet_gemm_variant v);
+DUET_EXTERN int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DUET_H */

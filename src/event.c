@@ -1,0 +1,47 @@
+/* Device events: markers in the context's queue, for timing. */
+#include <stdlib.h>
+
+#include "duet_internal.h"
+
+int duet_event_create(duet_ctx *ctx, duet_event **out) {
+  int status = duet__check_ctx(ctx, "duet_event_create");
+  if (status) return status;
+  if (!out) return duet__fail(ctx, DUET_EINVAL, "duet_event_create: ev is NULL");
+  *out = NULL;
+  duet_event *ev = calloc(1, sizeof *ev);
+  if (!ev) return duet__fail(ctx, DUET_ENOMEM, "duet_event_create: out of host memory");
+  if ((status = ctx->ops->event_alloc(ctx, &ev->handle))) {
+    free(ev);
+    return status;
+  }
+  ev->ctx = ctx;
+  *out = ev;
+  return DUET_OK;
+}
+
+int duet_event_record(duet_event *ev) {
+  if (!ev) return duet__fail(NULL, DUET_EINVAL, "duet_event_record: ev is NULL");
+  int status = ev->ctx->ops->event_record(ev->ctx, ev->handle);
+  if (!status) ev->recorded = 1;
+  return status;
+}
+
+int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms) {
+  if (!start || !end)
+    return duet__fail(start ? start->ctx : end ? end->ctx : NULL, DUET_EINVAL,
+                      "duet_event_elapsed_ms: %s is NULL", start ? "end" : "start");
+  duet_ctx *ctx = start->ctx;
+  if (!ms) return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: ms is NULL");
+  if (end->ctx != ctx)
+    return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: events of different contexts");
+  if (!start->recorded || !end->recorded)
+    return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: %s was never recorded",
+                      start->recorded ? "end" : "start");
+  return ctx->ops->event_elapsed(ctx, start->handle, end->handle, ms);
+}
+
+void duet_event_destroy(duet_event *ev) {
+  if (!ev) return;
+  ev->ctx->ops->event_free(ev->ctx, ev->handle);
+  free(ev);
+}
