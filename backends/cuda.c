@@ -189,6 +189,8 @@ static int cu_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaEventElapsedTime");
 }
 
+static void *cu_native_queue(duet_ctx *ctx) { return IMPL(ctx)->stream; }
+
 /* ---- launch ------------------------------------------------------------------------------- */
 
 static int cu_launch(duet_ctx *ctx, duet__kernel k, const duet__launch *l, const duet__arg *args,
@@ -234,5 +236,6 @@ const duet__backend_ops duet__cuda_backend = {
     .event_free = cu_event_free,
     .event_record = cu_event_record,
     .event_elapsed = cu_event_elapsed,
+    .native_queue = cu_native_queue,
     .launch = cu_launch,
 };

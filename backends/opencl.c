@@ -336,6 +336,8 @@ static int cl_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   return DUET_OK;
 }
 
+static void *cl_native_queue(duet_ctx *ctx) { return IMPL(ctx)->queue; }
+
 /* ---- launch ------------------------------------------------------------------------------- */
 
 static int cl_launch(duet_ctx *ctx, duet__kernel k, const duet__launch *l, const duet__arg *args,
@@ -396,5 +398,6 @@ const duet__backend_ops duet__opencl_backend = {
     .event_free = cl_event_free,
     .event_record = cl_event_record,
     .event_elapsed = cl_event_elapsed,
+    .native_queue = cl_native_queue,
     .launch = cl_launch,
 };

@@ -29,6 +29,8 @@ void duet_buf_destroy(duet_buf *buf) {
 
 size_t duet_buf_size(const duet_buf *buf) { return buf ? buf->bytes : 0; }
 
+void *duet_buf_native(const duet_buf *buf) { return buf ? buf->mem : NULL; }
+
 static int check_range(const duet_buf *buf, const char *func, const void *host, size_t offset,
                        size_t bytes) {
   if (!buf) return duet__fail(NULL, DUET_EINVAL, "%s: buf is NULL", func);

@@ -134,6 +134,12 @@ void duet_ctx_destroy(duet_ctx *ctx) {
 
 duet_backend duet_ctx_backend(const duet_ctx *ctx) { return ctx ? ctx->ops->id : DUET_BACKEND_AUTO; }
 
+void *duet_ctx_native_queue(const duet_ctx *ctx) {
+  return ctx ? ctx->ops->native_queue((duet_ctx *)ctx) : NULL;
+}
+
+int duet_ctx_device(const duet_ctx *ctx) { return ctx ? ctx->device : -1; }
+
 int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info) {
   int status = duet__check_ctx(ctx, "duet_ctx_info");
   if (status) return status;

@@ -106,6 +106,17 @@ DUET_EXTERN int duet_event_record(duet_event *ev); /* enqueues a marker */
 DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
 DUET_EXTERN void duet_event_destroy(duet_event *ev);
 
+/* ---- interop ------------------------------------------------------------------------------ */
+/* The native handles behind duet objects, so vendor libraries (cuBLAS, CLBlast, ...) can work on
+ * duet's buffers in duet's queue. CUDA: a device pointer and a cudaStream_t on the context's
+ * device (make it current with cudaSetDevice). OpenCL: a cl_mem and a cl_command_queue (its
+ * context and device come from clGetCommandQueueInfo). NULL for a NULL argument. Work enqueued
+ * on the queue is ordered with duet's own work and timed by duet events. */
+DUET_EXTERN void *duet_buf_native(const duet_buf *buf);
+DUET_EXTERN void *duet_ctx_native_queue(const duet_ctx *ctx);
+/* The device number the context was created on (after $DUET_DEVICE was applied). */
+DUET_EXTERN int duet_ctx_device(const duet_ctx *ctx);
+
 /* ---- transpose and copy -------------------------------------------------------------------- */
 typedef enum {
   DUET_TRANSPOSE_AUTO = 0,

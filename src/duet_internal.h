@@ -76,6 +76,7 @@ typedef struct duet__backend_ops {
   void (*event_free)(duet_ctx *ctx, void *ev);
   int (*event_record)(duet_ctx *ctx, void *ev);
   int (*event_elapsed)(duet_ctx *ctx, void *start, void *end, float *ms);
+  void *(*native_queue)(duet_ctx *ctx);
   int (*launch)(duet_ctx *ctx, duet__kernel k, const duet__launch *launch, const duet__arg *args,
                 unsigned nargs);
 } duet__backend_ops;

@@ -35,7 +35,7 @@ int harness_end(void);
 
 /* ---- cases --------------------------------------------------------------------------------- */
 typedef struct {
-  const char *label; /* the device's label, or "host - -" */
+  char label[64]; /* the device's label, or "host - -" */
   char what[192];    /* "<routine> <variant> <params>" */
   uint64_t seed;
   int failed;
