@@ -43,8 +43,7 @@ static int cu_device_count(int *count) {
 }
 
 static const void *find_kernel(const char *name) {
-  static const duet__cu_kernel *const tables[] = {duet__cu_copy_kernels,
-                                                  duet__cu_transpose_kernels,
+  static const duet__cu_kernel *const tables[] = {duet__cu_copy_kernels, duet__cu_transpose_kernels,
                                                   duet__cu_gemm_kernels};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
     for (const duet__cu_kernel *k = tables[t]; k->name; k++)
@@ -85,7 +84,8 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
   if (!failed && (err = cudaGetDeviceProperties(&im->prop, device)) != cudaSuccess)
     failed = "cudaGetDeviceProperties";
   /* Non-blocking: the legacy default stream must not serialise duet's work with the caller's. */
-  if (!failed && (err = cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking)) != cudaSuccess)
+  if (!failed &&
+      (err = cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking)) != cudaSuccess)
     failed = "cudaStreamCreateWithFlags";
   if (!failed) return DUET_OK;
   int status = cu_fail(ctx, err, failed);

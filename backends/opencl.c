@@ -38,19 +38,23 @@ static const char *cl_error_name(cl_int err) {
   switch (err) {
 #define E(x) \
   case x: return #x;
-    E(CL_SUCCESS) E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
-    E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
-    E(CL_PROFILING_INFO_NOT_AVAILABLE) E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE)
-    E(CL_INVALID_DEVICE_TYPE) E(CL_INVALID_PLATFORM) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT)
-    E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BUILD_OPTIONS)
-    E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_KERNEL_NAME)
-    E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX) E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE)
-    E(CL_INVALID_KERNEL_ARGS) E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
-    E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET) E(CL_INVALID_EVENT)
-    E(CL_INVALID_OPERATION) E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE)
-    E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    E(CL_SUCCESS)
+    E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
+        E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+            E(CL_PROFILING_INFO_NOT_AVAILABLE) E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE) E(
+                CL_INVALID_DEVICE_TYPE) E(CL_INVALID_PLATFORM) E(CL_INVALID_DEVICE)
+                E(CL_INVALID_CONTEXT) E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(
+                    CL_INVALID_BUILD_OPTIONS) E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE)
+                    E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX)
+                        E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS)
+                            E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
+                                E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET)
+                                    E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION)
+                                        E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE)
+                                            E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
 #undef E
-    case CL_PLATFORM_NOT_FOUND_KHR_: return "CL_PLATFORM_NOT_FOUND_KHR";
+                                                case CL_PLATFORM_NOT_FOUND_KHR_
+        : return "CL_PLATFORM_NOT_FOUND_KHR";
   }
   return "unknown OpenCL error";
 }
@@ -135,8 +139,10 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
   if (device >= n) {
     const char *filter = duet__getenv("DUET_OPENCL_PLATFORM");
     return duet__fail(ctx, DUET_ENODEV, "opencl: device %d does not exist (%d device%s%s%s%s)",
-                      device, n, n == 1 ? "" : "s", filter ? " on platforms matching "
-                                                           "DUET_OPENCL_PLATFORM='" : "",
+                      device, n, n == 1 ? "" : "s",
+                      filter ? " on platforms matching "
+                               "DUET_OPENCL_PLATFORM='"
+                             : "",
                       filter ? filter : "", filter ? "'" : "");
   }
   cl_device_id *devs = malloc((size_t)n * sizeof *devs);
@@ -193,8 +199,8 @@ static int ensure_program(duet_ctx *ctx) {
     size_t len = 0;
     clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
     char *log = malloc(len + 1);
-    if (log && clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
-                   CL_SUCCESS)
+    if (log &&
+        clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS)
       log[len] = '\0';
     int status = duet__fail(ctx, DUET_EBUILD, "opencl: clBuildProgram failed: %s (%d); log:\n%s",
                             cl_error_name(err), (int)err, log ? log : "(no log)");
@@ -229,8 +235,7 @@ static void info_string(cl_device_id dev, cl_device_info what, char *dst, size_t
 static unsigned warp_size(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   cl_uint nv = 0;
-  if (clGetDeviceInfo(im->device, CL_DEVICE_WARP_SIZE_NV, sizeof nv, &nv, NULL) == CL_SUCCESS &&
-      nv)
+  if (clGetDeviceInfo(im->device, CL_DEVICE_WARP_SIZE_NV, sizeof nv, &nv, NULL) == CL_SUCCESS && nv)
     return nv;
   cl_kernel k;
   size_t multiple = 1;
@@ -292,8 +297,8 @@ static int cl_mem_read(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_
 }
 
 static int cl_mem_copy(duet_ctx *ctx, void *dst, void *src, size_t bytes) {
-  cl_int err = clEnqueueCopyBuffer(IMPL(ctx)->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0,
-                                   NULL, NULL);
+  cl_int err =
+      clEnqueueCopyBuffer(IMPL(ctx)->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0, NULL, NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueCopyBuffer");
 }
 

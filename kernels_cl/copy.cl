@@ -1,4 +1,5 @@
-/* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes.
+/* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes; and duet_scale,
+ * C = beta * C in the same geometry, for sgemm's k == 0 and alpha == 0 cases.
  *
  * Tunables (the core passes the values of src/duet_tunables.h as -D options):
  *   TRANSPOSE_TILE  side of the square tile one work-group moves       (32)
@@ -22,6 +23,21 @@ __kernel void duet_copy(idx_t rows, idx_t cols, __global const float *restrict i
     for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
       const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + j;
       if (row < rows) out[row * ld_out + col] = in[row * ld_in + col];
+    }
+  }
+}
+
+/* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy geometry.
+ * beta == 0 stores zeros without reading C. */
+__kernel void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
+                         idx_t ldc) {
+  const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    if (col >= cols) continue;
+#pragma unroll
+    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+      const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + r;
+      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
     }
   }
 }

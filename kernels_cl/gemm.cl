@@ -5,7 +5,7 @@
  *   GEMM_TILE                     tile side and work-group side of the tiled kernel (32)
  * Local memory (the last, __local argument): tiled 2 * GEMM_TILE * GEMM_TILE floats.
  * No kernel assumes divisibility: any m, n, k >= 1 and any ld. k == 0 and alpha == 0 never
- * reach these kernels (the core launches duet_scale instead, so A and B are not read). */
+ * reach these kernels (the core launches duet_scale of copy.cl instead: A and B are not read). */
 #ifndef GEMM_SIMPLE_X
 #define GEMM_SIMPLE_X 32
 #endif
@@ -14,12 +14,6 @@
 #endif
 #ifndef GEMM_TILE
 #define GEMM_TILE 32
-#endif
-#ifndef TRANSPOSE_TILE
-#define TRANSPOSE_TILE 32
-#endif
-#ifndef TRANSPOSE_ROWS
-#define TRANSPOSE_ROWS 8
 #endif
 
 /* One element of C from a full dot product over k, read straight from global memory. */
@@ -32,6 +26,21 @@ inline void dot_one(int ta, int tb, idx_t i, idx_t j, idx_t k, float alpha,
   store_c(c, i * ldc + j, alpha, acc, beta);
 }
 
+/* One work-item per element of C. x_walks_rows picks which of C's axes the NDRange's x axis (and
+ * so the 32 consecutive work-items of a warp) runs along; it is the only difference between the
+ * naive and the coalesced kernel. */
+inline void gemm_per_element(const bool x_walks_rows, int ta, int tb, idx_t m, idx_t n, idx_t k,
+                             float alpha, __global const float *restrict a, idx_t lda,
+                             __global const float *restrict b, idx_t ldb, float beta,
+                             __global float *restrict c, idx_t ldc) {
+  const idx_t x = (idx_t)get_group_id(0) * GEMM_SIMPLE_X + get_local_id(0);
+  FOR_EACH_TILE_Y(tile, x_walks_rows ? n : m, GEMM_SIMPLE_Y) {
+    const idx_t y = tile * GEMM_SIMPLE_Y + (idx_t)get_local_id(1);
+    const idx_t i = x_walks_rows ? x : y, j = x_walks_rows ? y : x;
+    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
 /* naive: the seed's "old" mapping, x along the rows of C. The 32 work-items of a warp take 32
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
@@ -40,25 +49,17 @@ __kernel void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float 
                                __global const float *restrict a, idx_t lda,
                                __global const float *restrict b, idx_t ldb, float beta,
                                __global float *restrict c, idx_t ldc) {
-  const idx_t i = (idx_t)get_group_id(0) * GEMM_SIMPLE_X + get_local_id(0);
-  FOR_EACH_TILE_Y(tile, n, GEMM_SIMPLE_Y) {
-    const idx_t j = tile * GEMM_SIMPLE_Y + (idx_t)get_local_id(1);
-    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
+  gemm_per_element(true, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-/* coalesced: the same with the mapping flipped (seed "Simple++"): a warp takes 32 consecutive
- * columns j of one row i, so for NN the loads of B and the stores of C are coalesced and A is a
- * broadcast. Every operand is still re-read from global memory (L1/L2) k times. */
+/* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
+ * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
+ * operand is still re-read from global memory (L1/L2) k times. */
 __kernel void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                    __global const float *restrict a, idx_t lda,
                                    __global const float *restrict b, idx_t ldb, float beta,
                                    __global float *restrict c, idx_t ldc) {
-  const idx_t j = (idx_t)get_group_id(0) * GEMM_SIMPLE_X + get_local_id(0);
-  FOR_EACH_TILE_Y(tile, m, GEMM_SIMPLE_Y) {
-    const idx_t i = tile * GEMM_SIMPLE_Y + (idx_t)get_local_id(1);
-    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
+  gemm_per_element(false, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* tiled: a GEMM_TILE x GEMM_TILE work-group computes the same-sized tile of C, one element per
@@ -88,20 +89,5 @@ __kernel void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float 
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (i < m && j < n) store_c(c, i * ldc + j, alpha, acc, beta);
-  }
-}
-
-/* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy kernel's geometry.
- * beta == 0 stores zeros without reading C. */
-__kernel void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
-                         idx_t ldc) {
-  const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
-    if (col >= cols) continue;
-#pragma unroll
-    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-      const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + r;
-      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
-    }
   }
 }

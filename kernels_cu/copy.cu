@@ -1,4 +1,5 @@
-/* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes.
+/* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes; and duet_scale,
+ * C = beta * C in the same geometry, for sgemm's k == 0 and alpha == 0 cases.
  *
  * Tunables (defaults from src/duet_tunables.h):
  *   TRANSPOSE_TILE  side of the square tile one block moves            (32)
@@ -15,8 +16,8 @@
 #define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
 #endif
 
-__global__ void duet_copy(idx_t rows, idx_t cols, const float *__restrict__ in,
-                                     idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
+__global__ void duet_copy(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
+                          float *__restrict__ out, idx_t ld_out) {
   const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
   FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
     if (col >= cols) continue;
@@ -28,7 +29,22 @@ __global__ void duet_copy(idx_t rows, idx_t cols, const float *__restrict__ in,
   }
 }
 
+/* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy geometry.
+ * beta == 0 stores zeros without reading C. */
+__global__ void duet_scale(idx_t rows, idx_t cols, float beta, float *__restrict__ c, idx_t ldc) {
+  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
+    if (col >= cols) continue;
+#pragma unroll
+    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+      const idx_t row = tile * TRANSPOSE_TILE + threadIdx.y + r;
+      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
+    }
+  }
+}
+
 extern "C" const duet__cu_kernel duet__cu_copy_kernels[] = {
     {"duet_copy", (const void *)duet_copy},
+    {"duet_scale", (const void *)duet_scale},
     {0, 0},
 };

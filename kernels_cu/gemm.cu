@@ -5,7 +5,7 @@
  *   GEMM_TILE                     tile side and block side of the tiled kernel (32)
  * Shared memory (dynamic): tiled 2 * GEMM_TILE * GEMM_TILE floats; the others none.
  * No kernel assumes divisibility: any m, n, k >= 1 and any ld. k == 0 and alpha == 0 never
- * reach these kernels (the core launches duet_scale instead, so A and B are not read). */
+ * reach these kernels (the core launches duet_scale of copy.cu instead: A and B are not read). */
 #include "common.cuh"
 
 #ifndef GEMM_SIMPLE_X
@@ -16,12 +16,6 @@
 #endif
 #ifndef GEMM_TILE
 #define GEMM_TILE DUET_GEMM_TILE
-#endif
-#ifndef TRANSPOSE_TILE
-#define TRANSPOSE_TILE DUET_TRANSPOSE_TILE
-#endif
-#ifndef TRANSPOSE_ROWS
-#define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
 #endif
 
 /* One element of C from a full dot product over k, read straight from global memory. */
@@ -35,33 +29,41 @@ __device__ __forceinline__ void dot_one(int ta, int tb, idx_t i, idx_t j, idx_t 
   store_c(c, i * ldc + j, alpha, acc, beta);
 }
 
+/* One thread per element of C. X_WALKS_ROWS picks which of C's axes the grid's x axis (and so
+ * the 32 consecutive threads of a warp) runs along; it is the only difference between the naive
+ * and the coalesced kernel. */
+template <bool X_WALKS_ROWS>
+__device__ __forceinline__ void gemm_per_element(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                 float alpha, const float *__restrict__ a,
+                                                 idx_t lda, const float *__restrict__ b, idx_t ldb,
+                                                 float beta, float *__restrict__ c, idx_t ldc) {
+  const idx_t x = (idx_t)blockIdx.x * GEMM_SIMPLE_X + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, X_WALKS_ROWS ? n : m, GEMM_SIMPLE_Y) {
+    const idx_t y = tile * GEMM_SIMPLE_Y + threadIdx.y;
+    const idx_t i = X_WALKS_ROWS ? x : y, j = X_WALKS_ROWS ? y : x;
+    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
 /* naive: the seed's "old" mapping, x along the rows of C. The 32 threads of a warp take 32
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
 __global__ void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                                            const float *__restrict__ a, idx_t lda,
-                                            const float *__restrict__ b, idx_t ldb, float beta,
-                                            float *__restrict__ c, idx_t ldc) {
-  const idx_t i = (idx_t)blockIdx.x * GEMM_SIMPLE_X + threadIdx.x;
-  FOR_EACH_TILE_Y(tile, n, GEMM_SIMPLE_Y) {
-    const idx_t j = tile * GEMM_SIMPLE_Y + threadIdx.y;
-    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
+                                 const float *__restrict__ a, idx_t lda,
+                                 const float *__restrict__ b, idx_t ldb, float beta,
+                                 float *__restrict__ c, idx_t ldc) {
+  gemm_per_element<true>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-/* coalesced: the same with the mapping flipped (seed "Simple++"): a warp takes 32 consecutive
- * columns j of one row i, so for NN the loads of B and the stores of C are coalesced and A is a
- * broadcast. Every operand is still re-read from global memory (L1/L2) k times. */
-__global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k,
-                                                float alpha, const float *__restrict__ a, idx_t lda,
-                                                const float *__restrict__ b, idx_t ldb, float beta,
-                                                float *__restrict__ c, idx_t ldc) {
-  const idx_t j = (idx_t)blockIdx.x * GEMM_SIMPLE_X + threadIdx.x;
-  FOR_EACH_TILE_Y(tile, m, GEMM_SIMPLE_Y) {
-    const idx_t i = tile * GEMM_SIMPLE_Y + threadIdx.y;
-    if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
+/* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
+ * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
+ * operand is still re-read from global memory (L1/L2) k times. */
+__global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                                     const float *__restrict__ a, idx_t lda,
+                                     const float *__restrict__ b, idx_t ldb, float beta,
+                                     float *__restrict__ c, idx_t ldc) {
+  gemm_per_element<false>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* tiled: a GEMM_TILE x GEMM_TILE block computes the same-sized tile of C, one element per
@@ -71,9 +73,9 @@ __global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k,
  * reach both barriers: an early return here would leave the block waiting at __syncthreads
  * (seed 000's "what will happen here?"). */
 __global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                                            const float *__restrict__ a, idx_t lda,
-                                            const float *__restrict__ b, idx_t ldb, float beta,
-                                            float *__restrict__ c, idx_t ldc) {
+                                 const float *__restrict__ a, idx_t lda,
+                                 const float *__restrict__ b, idx_t ldb, float beta,
+                                 float *__restrict__ c, idx_t ldc) {
   extern __shared__ float smem[];
   float *as = smem, *bs = smem + GEMM_TILE * GEMM_TILE;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -95,25 +97,9 @@ __global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, floa
   }
 }
 
-/* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy kernel's geometry.
- * beta == 0 stores zeros without reading C. */
-__global__ void duet_scale(idx_t rows, idx_t cols, float beta, float *__restrict__ c,
-                                      idx_t ldc) {
-  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
-    if (col >= cols) continue;
-#pragma unroll
-    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-      const idx_t row = tile * TRANSPOSE_TILE + threadIdx.y + r;
-      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
-    }
-  }
-}
-
 extern "C" const duet__cu_kernel duet__cu_gemm_kernels[] = {
     {"duet_sgemm_naive", (const void *)duet_sgemm_naive},
     {"duet_sgemm_coalesced", (const void *)duet_sgemm_coalesced},
     {"duet_sgemm_tiled", (const void *)duet_sgemm_tiled},
-    {"duet_scale", (const void *)duet_scale},
     {0, 0},
 };

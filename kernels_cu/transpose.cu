@@ -19,9 +19,8 @@
  * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
  * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
  * memory segment and the write side caps the bandwidth. */
-__global__ void duet_transpose_naive(idx_t rows, idx_t cols,
-                                                const float *__restrict__ in, idx_t ld_in,
-                                                float *__restrict__ out, idx_t ld_out) {
+__global__ void duet_transpose_naive(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                     idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
   const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
   FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_ROWS) {
     const idx_t row = tile * TRANSPOSE_ROWS + threadIdx.y;
@@ -60,16 +59,14 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
 }
 
 /* coalesced: TILE x TILE shared tile, no padding (bank conflicts on the column read). */
-__global__ void duet_transpose_coalesced(idx_t rows, idx_t cols,
-                                                    const float *__restrict__ in, idx_t ld_in,
-                                                    float *__restrict__ out, idx_t ld_out) {
+__global__ void duet_transpose_coalesced(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                         idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
   transpose_tiled<0>(rows, cols, in, ld_in, out, ld_out);
 }
 
 /* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
-__global__ void duet_transpose_padded(idx_t rows, idx_t cols,
-                                                 const float *__restrict__ in, idx_t ld_in,
-                                                 float *__restrict__ out, idx_t ld_out) {
+__global__ void duet_transpose_padded(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                      idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
   transpose_tiled<1>(rows, cols, in, ld_in, out, ld_out);
 }
 

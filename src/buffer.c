@@ -56,12 +56,15 @@ int duet_buf_read(const duet_buf *buf, size_t offset, void *dst, size_t bytes) {
 
 int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes) {
   if (!dst || !src)
-    return duet__fail(dst ? dst->ctx : src ? src->ctx : NULL, DUET_EINVAL,
-                      "duet_buf_copy: %s is NULL", dst ? "src" : "dst");
+    return duet__fail(dst   ? dst->ctx
+                      : src ? src->ctx
+                            : NULL,
+                      DUET_EINVAL, "duet_buf_copy: %s is NULL", dst ? "src" : "dst");
   duet_ctx *ctx = dst->ctx;
   if (src->ctx != ctx)
     return duet__fail(ctx, DUET_EINVAL, "duet_buf_copy: src and dst belong to different contexts");
-  if (src == dst) return duet__fail(ctx, DUET_EINVAL, "duet_buf_copy: src and dst are the same buffer");
+  if (src == dst)
+    return duet__fail(ctx, DUET_EINVAL, "duet_buf_copy: src and dst are the same buffer");
   if (bytes > src->bytes || bytes > dst->bytes)
     return duet__fail(ctx, DUET_EINVAL,
                       "duet_buf_copy: %zu bytes exceed src (%zu bytes) or dst (%zu bytes)", bytes,

@@ -8,8 +8,8 @@ int duet__check_ctx(const duet_ctx *ctx, const char *func) {
   return DUET_OK;
 }
 
-int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what,
-                       const duet_buf *buf, size_t rows, size_t cols, size_t ld) {
+int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
+                       size_t rows, size_t cols, size_t ld) {
   if (!buf) return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s is NULL", func, what);
   if (buf->ctx != ctx)
     return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s belongs to another context", func, what);
@@ -37,18 +37,18 @@ static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 duet__launch duet__launch_2d(size_t extent_x, size_t extent_y, unsigned tile_x, unsigned tile_y,
                              unsigned block_x, unsigned block_y, size_t shared_bytes) {
   size_t tiles_y = ceil_div(extent_y, tile_y);
-  duet__launch l = {{ceil_div(extent_x, tile_x), tiles_y < DUET_MAX_GRID_Y ? tiles_y : DUET_MAX_GRID_Y, 1},
-                    {block_x, block_y, 1},
-                    shared_bytes};
+  duet__launch l = {
+      {ceil_div(extent_x, tile_x), tiles_y < DUET_MAX_GRID_Y ? tiles_y : DUET_MAX_GRID_Y, 1},
+      {block_x, block_y, 1},
+      shared_bytes};
   return l;
 }
 
 int duet__launch_variant(duet_ctx *ctx, const duet__variant *v, size_t rows, size_t cols,
                          const duet__arg *args, unsigned nargs) {
-  duet__launch l = v->x_walks_rows
-                       ? duet__launch_2d(rows, cols, v->tile_x, v->tile_y, v->block_x, v->block_y,
-                                         v->shared_bytes)
-                       : duet__launch_2d(cols, rows, v->tile_x, v->tile_y, v->block_x, v->block_y,
-                                         v->shared_bytes);
+  duet__launch l = v->x_walks_rows ? duet__launch_2d(rows, cols, v->tile_x, v->tile_y, v->block_x,
+                                                     v->block_y, v->shared_bytes)
+                                   : duet__launch_2d(cols, rows, v->tile_x, v->tile_y, v->block_x,
+                                                     v->block_y, v->shared_bytes);
   return ctx->ops->launch(ctx, v->kernel, &l, args, nargs);
 }

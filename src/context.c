@@ -56,8 +56,10 @@ static int resolve_backend(duet_backend b, duet_backend *out) {
   if (b == DUET_BACKEND_AUTO) {
     const char *env = duet__getenv("DUET_BACKEND");
     if (env) {
-      if (strcmp(env, "cuda") == 0) b = DUET_BACKEND_CUDA;
-      else if (strcmp(env, "opencl") == 0) b = DUET_BACKEND_OPENCL;
+      if (strcmp(env, "cuda") == 0)
+        b = DUET_BACKEND_CUDA;
+      else if (strcmp(env, "opencl") == 0)
+        b = DUET_BACKEND_OPENCL;
       else if (strcmp(env, "auto") != 0)
         return duet__fail(NULL, DUET_EINVAL,
                           "duet_ctx_create: DUET_BACKEND='%s' is not one of cuda, opencl, auto",
@@ -132,7 +134,9 @@ void duet_ctx_destroy(duet_ctx *ctx) {
   free(ctx);
 }
 
-duet_backend duet_ctx_backend(const duet_ctx *ctx) { return ctx ? ctx->ops->id : DUET_BACKEND_AUTO; }
+duet_backend duet_ctx_backend(const duet_ctx *ctx) {
+  return ctx ? ctx->ops->id : DUET_BACKEND_AUTO;
+}
 
 void *duet_ctx_native_queue(const duet_ctx *ctx) {
   return ctx ? ctx->ops->native_queue((duet_ctx *)ctx) : NULL;

@@ -26,14 +26,14 @@ extern "C" {
 #endif
 
 /* One table gives the status codes, their names and their messages (libuv's X-macro idiom). */
-#define DUET_STATUS_MAP(X)                                                          \
-  X(OK, 0, "success")                                                               \
-  X(EINVAL, -1, "invalid argument")                                                 \
-  X(ENOMEM, -2, "out of memory (host or device)")                                   \
-  X(ENODEV, -3, "no such device")                                                   \
-  X(ENOTBUILT, -4, "backend not compiled into this library")                        \
-  X(EBUILD, -5, "kernel program failed to build")                                   \
-  X(EBACKEND, -6, "the CUDA or OpenCL runtime reported an error")                   \
+#define DUET_STATUS_MAP(X)                                        \
+  X(OK, 0, "success")                                             \
+  X(EINVAL, -1, "invalid argument")                               \
+  X(ENOMEM, -2, "out of memory (host or device)")                 \
+  X(ENODEV, -3, "no such device")                                 \
+  X(ENOTBUILT, -4, "backend not compiled into this library")      \
+  X(EBUILD, -5, "kernel program failed to build")                 \
+  X(EBACKEND, -6, "the CUDA or OpenCL runtime reported an error") \
   X(EUNSUPPORTED, -7, "operation not supported by this backend or device")
 
 typedef enum {
@@ -131,8 +131,8 @@ typedef enum {
 DUET_EXTERN int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t cols,
                                const duet_buf *in, size_t ld_in, duet_buf *out, size_t ld_out);
 /* A kernel copy of the same shape: the bandwidth reference for transpose. */
-DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in,
-                          size_t ld_in, duet_buf *out, size_t ld_out);
+DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in, size_t ld_in,
+                          duet_buf *out, size_t ld_out);
 /* "auto", "naive", "coalesced", "padded"; NULL for an unknown value. */
 DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
 DUET_EXTERN int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v);
@@ -153,9 +153,8 @@ typedef enum {
  * BLAS semantics: m == 0 or n == 0 is a no-op; k == 0 or alpha == 0 gives C = beta*C without
  * reading A or B; beta == 0 never reads C. */
 DUET_EXTERN int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
-                           size_t m, size_t n, size_t k, float alpha, const duet_buf *a,
-                           size_t lda, const duet_buf *b, size_t ldb, float beta, duet_buf *c,
-                           size_t ldc);
+                           size_t m, size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
+                           const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc);
 /* "auto", "naive", "coalesced", "tiled"; NULL for an unknown value. */
 DUET_EXTERN const char *duet_gemm_variant_name(duet_gemm_variant v);
 DUET_EXTERN int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v);

@@ -17,14 +17,14 @@ extern "C" {
 
 /* Every kernel of both trees: an id for the core and the backends, and the name the kernel has
  * in kernels_cu/ and kernels_cl/. */
-#define DUET__KERNEL_MAP(X)                                 \
-  X(COPY, "duet_copy")                                      \
-  X(TRANSPOSE_NAIVE, "duet_transpose_naive")                \
-  X(TRANSPOSE_COALESCED, "duet_transpose_coalesced")        \
-  X(TRANSPOSE_PADDED, "duet_transpose_padded")              \
-  X(SCALE, "duet_scale")                                    \
-  X(SGEMM_NAIVE, "duet_sgemm_naive")                        \
-  X(SGEMM_COALESCED, "duet_sgemm_coalesced")                \
+#define DUET__KERNEL_MAP(X)                          \
+  X(COPY, "duet_copy")                               \
+  X(TRANSPOSE_NAIVE, "duet_transpose_naive")         \
+  X(TRANSPOSE_COALESCED, "duet_transpose_coalesced") \
+  X(TRANSPOSE_PADDED, "duet_transpose_padded")       \
+  X(SCALE, "duet_scale")                             \
+  X(SGEMM_NAIVE, "duet_sgemm_naive")                 \
+  X(SGEMM_COALESCED, "duet_sgemm_coalesced")         \
   X(SGEMM_TILED, "duet_sgemm_tiled")
 
 typedef enum {
@@ -145,8 +145,8 @@ duet__launch duet__launch_2d(size_t extent_x, size_t extent_y, unsigned tile_x, 
 
 /* Argument checks, each returning DUET_OK or DUET_EINVAL with the last-error text set. */
 int duet__check_ctx(const duet_ctx *ctx, const char *func);
-int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what,
-                       const duet_buf *buf, size_t rows, size_t cols, size_t ld);
+int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
+                       size_t rows, size_t cols, size_t ld);
 
 static inline duet__arg duet__arg_mem(const duet_buf *b) {
   duet__arg a;

@@ -1,22 +1,33 @@
 /* Kernel geometry shared by the core (which sizes each launch) and the kernels (which assume it).
  * The CUDA kernels include this file; the OpenCL kernels receive the same values as -D build
  * options, so one edit here retunes both backends and the launch descriptors together.
- * Each kernel file still carries #ifndef defaults so it reads standalone. */
+ * Each kernel file still carries #ifndef defaults so it reads standalone. To try other values,
+ * configure with the same -D in both CPPFLAGS and NVCCFLAGS, e.g. -DDUET_GEMM_TILE=16. */
 #ifndef DUET_TUNABLES_H
 #define DUET_TUNABLES_H
 
 /* Transpose and copy: a TRANSPOSE_TILE x TRANSPOSE_TILE tile moved by a
  * TRANSPOSE_TILE x TRANSPOSE_ROWS block, so each thread moves TILE/ROWS elements. */
+#ifndef DUET_TRANSPOSE_TILE
 #define DUET_TRANSPOSE_TILE 32
+#endif
+#ifndef DUET_TRANSPOSE_ROWS
 #define DUET_TRANSPOSE_ROWS 8
+#endif
 
 /* Naive and coalesced sgemm: one thread per element of C in a SIMPLE_X x SIMPLE_Y block. */
+#ifndef DUET_GEMM_SIMPLE_X
 #define DUET_GEMM_SIMPLE_X 32
+#endif
+#ifndef DUET_GEMM_SIMPLE_Y
 #define DUET_GEMM_SIMPLE_Y 8
+#endif
 
 /* Tiled sgemm: GEMM_TILE x GEMM_TILE threads, each computing one element of C from
  * GEMM_TILE x GEMM_TILE tiles of A and B staged in shared memory. */
+#ifndef DUET_GEMM_TILE
 #define DUET_GEMM_TILE 32
+#endif
 
 /* CUDA caps gridDim.y and gridDim.z at 65535. Launches never ask for more: kernels walk their
  * y tiles in a grid-stride loop instead, on both backends so that the geometry matches. */

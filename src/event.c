@@ -28,8 +28,10 @@ int duet_event_record(duet_event *ev) {
 
 int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms) {
   if (!start || !end)
-    return duet__fail(start ? start->ctx : end ? end->ctx : NULL, DUET_EINVAL,
-                      "duet_event_elapsed_ms: %s is NULL", start ? "end" : "start");
+    return duet__fail(start ? start->ctx
+                      : end ? end->ctx
+                            : NULL,
+                      DUET_EINVAL, "duet_event_elapsed_ms: %s is NULL", start ? "end" : "start");
   duet_ctx *ctx = start->ctx;
   if (!ms) return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: ms is NULL");
   if (end->ctx != ctx)

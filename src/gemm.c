@@ -11,15 +11,20 @@ static const duet__variant gemm_variants[] = {
     /* x runs down the rows of C: the seed's "old" mapping, strided for every warp. */
     [DUET_GEMM_NAIVE] = {"naive", DUET__K_SGEMM_NAIVE, SX, SY, SX, SY, 0, 1},
     [DUET_GEMM_COALESCED] = {"coalesced", DUET__K_SGEMM_COALESCED, SX, SY, SX, SY, 0, 0},
-    [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED, GT, GT, GT, GT,
-                         2 * GT * GT * sizeof(float), 0},
+    [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED, GT, GT, GT, GT, 2 * GT *GT * sizeof(float),
+                         0},
 };
 #define N_GEMM (sizeof gemm_variants / sizeof gemm_variants[0])
 
 /* C = beta*C over C's shape; beta == 0 stores zeros so that NaN in C cannot survive. */
-static const duet__variant scale_variant = {"scale", DUET__K_SCALE, DUET_TRANSPOSE_TILE,
-                                            DUET_TRANSPOSE_TILE, DUET_TRANSPOSE_TILE,
-                                            DUET_TRANSPOSE_ROWS, 0, 0};
+static const duet__variant scale_variant = {"scale",
+                                            DUET__K_SCALE,
+                                            DUET_TRANSPOSE_TILE,
+                                            DUET_TRANSPOSE_TILE,
+                                            DUET_TRANSPOSE_TILE,
+                                            DUET_TRANSPOSE_ROWS,
+                                            0,
+                                            0};
 
 const char *duet_gemm_variant_name(duet_gemm_variant v) {
   return duet__variant_name(gemm_variants, N_GEMM, (int)v);
@@ -38,17 +43,20 @@ static duet_gemm_variant pick_auto(size_t m, size_t n) {
   return m == 1 ? DUET_GEMM_COALESCED : DUET_GEMM_TILED;
 }
 
-int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m,
-               size_t n, size_t k, float alpha, const duet_buf *a, size_t lda, const duet_buf *b,
-               size_t ldb, float beta, duet_buf *c, size_t ldc) {
+int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
+               size_t k, float alpha, const duet_buf *a, size_t lda, const duet_buf *b, size_t ldb,
+               float beta, duet_buf *c, size_t ldc) {
   static const char F[] = "duet_sgemm";
   int status = duet__check_ctx(ctx, F);
   if (status) return status;
-  if ((unsigned)v >= N_GEMM) return duet__fail(ctx, DUET_EINVAL, "%s: unknown variant %d", F, (int)v);
+  if ((unsigned)v >= N_GEMM)
+    return duet__fail(ctx, DUET_EINVAL, "%s: unknown variant %d", F, (int)v);
   if (ta != DUET_NO_TRANS && ta != DUET_TRANS)
-    return duet__fail(ctx, DUET_EINVAL, "%s: ta is %d, not DUET_NO_TRANS or DUET_TRANS", F, (int)ta);
+    return duet__fail(ctx, DUET_EINVAL, "%s: ta is %d, not DUET_NO_TRANS or DUET_TRANS", F,
+                      (int)ta);
   if (tb != DUET_NO_TRANS && tb != DUET_TRANS)
-    return duet__fail(ctx, DUET_EINVAL, "%s: tb is %d, not DUET_NO_TRANS or DUET_TRANS", F, (int)tb);
+    return duet__fail(ctx, DUET_EINVAL, "%s: tb is %d, not DUET_NO_TRANS or DUET_TRANS", F,
+                      (int)tb);
   /* Stored shapes: A is m x k or k x m, B is k x n or n x k. */
   if ((status = duet__check_matrix(ctx, F, "a", a, ta ? k : m, ta ? m : k, lda))) return status;
   if ((status = duet__check_matrix(ctx, F, "b", b, tb ? n : k, tb ? k : n, ldb))) return status;
@@ -64,10 +72,10 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
     return duet__launch_variant(ctx, &scale_variant, m, n, args, 5);
   }
   if (v == DUET_GEMM_AUTO) v = pick_auto(m, n);
-  const duet__arg args[] = {duet__arg_i32(ta),    duet__arg_i32(tb),    duet__arg_i64(m),
-                            duet__arg_i64(n),     duet__arg_i64(k),     duet__arg_f32(alpha),
-                            duet__arg_mem(a),     duet__arg_i64(lda),   duet__arg_mem(b),
-                            duet__arg_i64(ldb),   duet__arg_f32(beta),  duet__arg_mem(c),
+  const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
+                            duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
+                            duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
+                            duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
                             duet__arg_i64(ldc)};
   return duet__launch_variant(ctx, &gemm_variants[v], m, n, args, 13);
 }

@@ -7,13 +7,13 @@
 /* Indexed by duet_transpose_variant. AUTO's row names the variant it resolves to. */
 static const duet__variant transpose_variants[] = {
     [DUET_TRANSPOSE_AUTO] = {"auto", DUET__K_TRANSPOSE_PADDED, TILE, TILE, TILE, ROWS,
-                             TILE * (TILE + 1) * sizeof(float), 0},
+                             TILE *(TILE + 1) * sizeof(float), 0},
     /* One element per thread: the tile is the block. */
     [DUET_TRANSPOSE_NAIVE] = {"naive", DUET__K_TRANSPOSE_NAIVE, TILE, ROWS, TILE, ROWS, 0, 0},
     [DUET_TRANSPOSE_COALESCED] = {"coalesced", DUET__K_TRANSPOSE_COALESCED, TILE, TILE, TILE, ROWS,
-                                  TILE * TILE * sizeof(float), 0},
+                                  TILE *TILE * sizeof(float), 0},
     [DUET_TRANSPOSE_PADDED] = {"padded", DUET__K_TRANSPOSE_PADDED, TILE, TILE, TILE, ROWS,
-                               TILE * (TILE + 1) * sizeof(float), 0},
+                               TILE *(TILE + 1) * sizeof(float), 0},
 };
 #define N_TRANSPOSE (sizeof transpose_variants / sizeof transpose_variants[0])
 
@@ -30,9 +30,9 @@ int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v) {
 }
 
 /* Both kernels take (rows, cols, in, ld_in, out, ld_out) of the input's shape. */
-static int move(duet_ctx *ctx, const char *func, const duet__variant *var, size_t rows,
-                size_t cols, const duet_buf *in, size_t ld_in, duet_buf *out, size_t ld_out,
-                size_t out_rows, size_t out_cols) {
+static int move(duet_ctx *ctx, const char *func, const duet__variant *var, size_t rows, size_t cols,
+                const duet_buf *in, size_t ld_in, duet_buf *out, size_t ld_out, size_t out_rows,
+                size_t out_cols) {
   int status = duet__check_ctx(ctx, func);
   if (status) return status;
   if ((status = duet__check_matrix(ctx, func, "in", in, rows, cols, ld_in))) return status;

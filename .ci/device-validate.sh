@@ -1,0 +1,78 @@
+#!/bin/bash
+# Validation on the lent GPU machine (no libtool there): unpack the `make dist` tarball carried in
+# .carry/, build with both backends required, run the whole harness (CUDA, NVIDIA OpenCL and
+# PoCL), compute-sanitizer on every CUDA kernel, then the bench. Logs go to $OUT/logs.tar.gz.
+# usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune (default: all)
+set -u
+OUT=${OUT:-/tmp/out}
+repo=$PWD
+logs=$OUT/logs
+mkdir -p "$logs"
+stages=${*:-check sanitize bench tune}
+has() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# NVIDIA's OpenCL is installed but not registered; PoCL is.
+mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
+export OCL_ICD_VENDORS=/tmp/icd
+# CLBlast, unpacked from Debian's packages on the development machine.
+clb=$repo/.carry/clblast/usr
+sed -i "s#^prefix=.*#prefix=$clb#" "$clb/lib/x86_64-linux-gnu/pkgconfig/clblast.pc"
+export PKG_CONFIG_PATH=$clb/lib/x86_64-linux-gnu/pkgconfig LD_LIBRARY_PATH=$clb/lib/x86_64-linux-gnu
+
+{ date -u; nvidia-smi; nvcc --version; clinfo -l; } >"$logs/machine.txt" 2>&1
+cat "$logs/machine.txt" | head -30
+
+build() { # build DIR CONFIGURE-ARGS...: unpack and build the tarball in DIR
+  local dir=$1
+  shift
+  rm -rf "$dir" && mkdir -p "$dir" && tar -xzf "$repo"/.carry/duet-*.tar.gz -C "$dir" --strip-components=1 &&
+    (cd "$dir" && ./configure --with-cuda --with-opencl "$@" >"$logs/configure-$(basename "$dir").log" 2>&1 &&
+      tail -8 "$logs/configure-$(basename "$dir").log" && make -j16 >"$logs/make-$(basename "$dir").log" 2>&1)
+}
+
+build /tmp/duet || { tail -30 "$logs"/make-duet.log "$logs"/configure-duet.log; exit 1; }
+cd /tmp/duet
+
+if has check; then
+  echo "=== make check"
+  make -j4 check >"$logs/check.log" 2>&1
+  echo "make check rc=$?"
+  cp tests/*.log "$logs/" 2>/dev/null
+  grep -h '^harness:' tests/*.log
+  grep -h -E '^(FAIL|ERROR)' tests/*.log | head -20
+  grep -h -E '^# (PASS|FAIL|SKIP|ERROR|TOTAL)' tests/test-suite.log
+fi
+
+if has sanitize; then
+  for tool in memcheck racecheck synccheck; do
+    for t in test_transpose test_gemm; do
+      echo "=== compute-sanitizer --tool $tool $t (cuda, small tier)"
+      DUET_BACKEND=cuda DUET_TEST_LARGE=0 compute-sanitizer --tool $tool --error-exitcode 9 \
+        tests/$t >"$logs/sanitizer-$tool-$t.log" 2>&1
+      echo "rc=$? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|^harness:' "$logs/sanitizer-$tool-$t.log" | tr '\n' ' ')"
+    done
+  done
+fi
+
+if has bench; then
+  echo "=== bench"
+  B=tools/duet-bench
+  $B list | tee "$logs/bench-list.txt"
+  $B gemm --backend all --variant all --sizes 1024,2048,4096,8192 --json "$OUT/gemm.json" \
+    --plot "$OUT/gemm.png" 2>/dev/null | tee "$logs/bench-gemm.txt"
+  $B transpose --backend all --variant all --sizes 1024,4095,4096,4097,8192 --json "$OUT/transpose.json" \
+    --plot "$OUT/transpose.png" 2>/dev/null | tee "$logs/bench-transpose.txt"
+  $B copy --backend all --variant all --sizes 1024,4095,4096,4097,8192 --json "$OUT/copy.json" \
+    2>/dev/null | tee "$logs/bench-copy.txt"
+fi
+
+if has tune; then
+  echo "=== tuning builds"
+  for t in 16; do
+    build /tmp/duet-tile$t CPPFLAGS=-DDUET_GEMM_TILE=$t NVCCFLAGS=-DDUET_GEMM_TILE=$t &&
+      /tmp/duet-tile$t/tools/duet-bench gemm --backend all --variant tiled --sizes 1024,2048,4096 \
+        2>/dev/null | tee "$logs/bench-gemm-tile$t.txt"
+  done
+fi
+cd "$OUT" && tar -czf logs.tar.gz logs && rm -rf logs
