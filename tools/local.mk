@@ -1,1 +1,31 @@
-# tools
+# duet-bench: the benchmark CLI, installed as `duet-bench`. Its peers (cuBLAS, CLBlast) are linked
+# into it alone, never into libduet, and each builds as its own convenience library so that its
+# include path stays on its own files: the CUDA toolkit's CL/cl.h would shadow the system one.
+bin_PROGRAMS = tools/duet-bench
+tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/bench_opts.c \
+	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
+	tools/bench_output.c tools/bench_plot.c tools/bench_util.c
+tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS)
+tools_duet_bench_LDADD = libduet.la
+
+if DUET_HAVE_OPENCL
+tools_duet_bench_SOURCES += tools/bench_cl.c
+tools_duet_bench_CPPFLAGS += $(OPENCL_CFLAGS)
+tools_duet_bench_LDADD += $(OPENCL_LIBS)
+endif
+
+if DUET_HAVE_CUBLAS
+noinst_LTLIBRARIES += tools/libpeer_cublas.la
+tools_libpeer_cublas_la_SOURCES = tools/peer_cublas.c
+tools_libpeer_cublas_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tools_duet_bench_LDADD += tools/libpeer_cublas.la $(CUDA_LDFLAGS) $(CUBLAS_LIBS) $(CUDA_LIBS)
+endif
+
+if DUET_HAVE_CLBLAST
+noinst_LTLIBRARIES += tools/libpeer_clblast.la
+tools_libpeer_clblast_la_SOURCES = tools/peer_clblast.c
+tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLBLAST_CFLAGS) $(OPENCL_CFLAGS)
+tools_duet_bench_LDADD += tools/libpeer_clblast.la $(CLBLAST_LIBS) $(OPENCL_LIBS)
+endif
+
+tools_duet_bench_LDADD += -lm

@@ -1,0 +1,5 @@
+# duet-bench's own test: its command line and output formats on tiny sizes (tests/local.mk, which
+# defines TESTS, is included before this file). It runs tools/duet-bench, which `make check`
+# builds first as part of `all`.
+TESTS += tests/test_bench.sh
+EXTRA_DIST += tests/test_bench.sh

@@ -1,0 +1,182 @@
+#!/bin/sh
+# duet-bench's command line and output formats (table, CSV, JSON, plot files) on tiny sizes, and
+# that a wrong kernel result is reported as "verified: no", untimed, with exit status 1. The wrong
+# result comes from a test-only hook (DUET_BENCH_TEST_WRONG_SIZE=1 makes duet-bench call the duet
+# kernels one column, or for gemm one k, short), never from a broken kernel.
+# Exits 77 (SKIP) when duet-bench lists no device at all.
+set -u
+
+bench=${DUET_BENCH:-./tools/duet-bench}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_bench.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+pass() { echo "PASS: $1"; }
+fail() {
+  echo "FAIL: $1"
+  failed=1
+}
+# expect DESCRIPTION COMMAND...: the command must succeed.
+expect() {
+  what=$1
+  shift
+  if "$@"; then pass "$what"; else fail "$what"; fi
+}
+# count_is DESCRIPTION WANT GOT
+count_is() {
+  if [ "$2" -eq "$3" ]; then pass "$1 ($3)"; else fail "$1: want $2, got $3"; fi
+}
+# run NAME ARGS...: runs duet-bench with stdout to $tmp/NAME.out, stderr to $tmp/NAME.err;
+# leaves the exit status in $rc.
+run() {
+  name=$1
+  shift
+  "$bench" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  rc=$?
+}
+show() {
+  echo "--- $1 (exit $rc): stdout"
+  cat "$tmp/$1.out"
+  echo "--- stderr"
+  cat "$tmp/$1.err"
+}
+
+# ---- list, and which device the rest runs on -----------------------------------------------
+run list list
+show list
+[ "$rc" -eq 0 ] || { fail "duet-bench list exits 0"; exit 1; }
+backend=
+for b in opencl cuda; do
+  if grep -Eq "^$b +[0-9]+ " "$tmp/list.out"; then
+    backend=$b
+    break
+  fi
+done
+if [ -z "$backend" ]; then
+  echo "SKIP: duet-bench list shows no device (no GPU and no OpenCL platform here)"
+  exit 77
+fi
+pass "list shows a $backend device"
+# Where PoCL is installed (and not filtered out), list must show its device by name.
+if [ -z "${DUET_OPENCL_PLATFORM:-}" ] && command -v clinfo >/dev/null 2>&1; then
+  pocl=$(clinfo -l 2>/dev/null | awk '/^Platform/ { p = /Portable Computing Language/; next }
+    p && /Device #/ { sub(/.*Device #[0-9]+: */, ""); print; exit }')
+  if [ -n "$pocl" ]; then
+    expect "list shows the PoCL device '$pocl'" grep -Fq -- "$pocl" "$tmp/list.out"
+  fi
+fi
+sel="--backend $backend --device 0"
+
+# ---- CSV ---------------------------------------------------------------------------------------
+header='routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,total_min_ms,total_max_ms,note'
+# shellcheck disable=SC2086
+run csv transpose $sel --sizes 16,33 --reps 2 --warmup 1 --variant naive,padded --csv
+[ "$rc" -eq 0 ] || show csv
+count_is "transpose --csv exits 0" 0 "$rc"
+expect "CSV header" test "$(head -n 1 "$tmp/csv.out")" = "$header"
+count_is "CSV lines: header + naive, padded, buf_copy (ref) for 2 sizes" 7 "$(wc -l <"$tmp/csv.out")"
+count_is "CSV transpose rows verified exactly" 6 "$(grep -c ',yes,exact,' "$tmp/csv.out")"
+count_is "CSV rows of size 33x33" 3 "$(grep -c '^transpose,33,33,,' "$tmp/csv.out")"
+expect "no progress on a redirected stderr" test ! -s "$tmp/csv.err"
+
+# shellcheck disable=SC2086
+run gemm gemm $sel -m 8 -n 12 -k 5 --reps 2 --warmup 1 --variant naive,coalesced,tiled --csv --total
+[ "$rc" -eq 0 ] || show gemm
+count_is "gemm -m -n -k --total exits 0" 0 "$rc"
+count_is "gemm rows naive, coalesced, tiled at 8x12x5" 3 \
+  "$(grep -Ec '^gemm,8,12,5,.*,(naive|coalesced|tiled),[0-9]' "$tmp/gemm.out")"
+count_is "gemm rows fully verified" "$(($(wc -l <"$tmp/gemm.out") - 1))" \
+  "$(grep -c ',yes,full,' "$tmp/gemm.out")"
+count_is "gemm rows with a total time" 0 "$(grep -c ',,,,[^,]*$' "$tmp/gemm.out")"
+
+# ---- JSON --------------------------------------------------------------------------------------
+# shellcheck disable=SC2086
+run json all $sel --sizes 16 --reps 2 --warmup 1 --json
+[ "$rc" -eq 0 ] || show json
+count_is "all --json exits 0" 0 "$rc"
+if command -v python3 >/dev/null 2>&1; then
+  expect "JSON parses (python3 -m json.tool)" python3 -m json.tool "$tmp/json.out" /dev/null
+else
+  expect "JSON has a results array" grep -q '"results": \[' "$tmp/json.out"
+fi
+expect "JSON has gemm, transpose and copy rows" sh -c "grep -q '\"routine\": \"gemm\"' '$tmp/json.out' &&
+  grep -q '\"routine\": \"transpose\"' '$tmp/json.out' && grep -q '\"routine\": \"copy\"' '$tmp/json.out'"
+expect "JSON rows are all verified" test "$(grep -c '"verified": "yes"' "$tmp/json.out")" -eq \
+  "$(grep -c '"variant": ' "$tmp/json.out")"
+
+# ---- table, --no-verify, --plot ------------------------------------------------------------------
+# shellcheck disable=SC2086
+run table copy $sel -n 24 --reps 2 --warmup 0 --no-verify --plot "$tmp/p.png"
+[ "$rc" -eq 0 ] || show table
+count_is "copy --no-verify --plot exits 0" 0 "$rc"
+expect "table says verification was skipped" grep -q 'VERIFICATION SKIPPED' "$tmp/table.out"
+expect "table has the copy and buf_copy rows" sh -c \
+  "grep -Eq '^24x24 +$backend:0 +copy ' '$tmp/table.out' && grep -Eq '^24x24 +$backend:0 +buf_copy \\(ref\\) ' '$tmp/table.out'"
+expect "--plot wrote the .dat and .gp files" test -s "$tmp/p.dat" -a -s "$tmp/p.gp"
+if command -v gnuplot >/dev/null 2>&1; then
+  expect "--plot rendered the PNG with gnuplot" test -s "$tmp/p.png"
+fi
+
+# ---- bad usage: a message on stderr and exit 2 --------------------------------------------------
+bad_usage() {
+  run bad "$@"
+  if [ "$rc" -eq 2 ] && grep -q '^duet-bench: ' "$tmp/bad.err"; then
+    pass "rejects: $*"
+  else
+    show bad
+    fail "rejects with exit 2 and a message: $*"
+  fi
+}
+bad_usage --bogus
+bad_usage gemm --reps 0
+bad_usage gemm --reps
+bad_usage gemm --warmup -1
+bad_usage gemm --sizes 0
+bad_usage gemm --sizes 12,,3
+bad_usage gemm --sizes 8x
+bad_usage gemm -n 8 --sizes 8
+bad_usage gemm --backend metal
+bad_usage gemm --device first
+bad_usage gemm --variant padded
+bad_usage transpose --variant tiled
+bad_usage frobnicate
+bad_usage gemm transpose
+bad_usage gemm --csv --json
+run help --help
+expect "--help exits 0 with usage" sh -c "[ $rc -eq 0 ] && grep -q '^Usage: duet-bench' '$tmp/help.out'"
+
+# ---- a wrong result: verified no, not timed, exit 1 -----------------------------------------------
+wrong() {
+  name=$1
+  variant=$2
+  unit=$3
+  shift 3
+  DUET_BENCH_TEST_WRONG_SIZE=1
+  export DUET_BENCH_TEST_WRONG_SIZE
+  # shellcheck disable=SC2086
+  run "$name" "$@" $sel --reps 2 --warmup 1 --variant "$variant" --csv
+  unset DUET_BENCH_TEST_WRONG_SIZE
+  count_is "$name: exit status 1 after a failed verification" 1 "$rc"
+  # variant, then median, min, max, reps, warmup, sets and rate all empty, then the unit
+  count_is "$name: the $variant row says verified no and has no timing" 1 \
+    "$(grep -c ",$variant,,,,,,,,$unit,,[^,]*,no," "$tmp/$name.out")"
+  count_is "$name: no row with a throughput says no" 0 \
+    "$(grep -c ",[0-9][^,]*,$unit,[^,]*,[^,]*,no," "$tmp/$name.out")"
+}
+wrong wrong_transpose naive GB/s transpose --sizes 33
+expect "the buf_copy reference is still verified" grep -q ',buf_copy (ref),[0-9].*,yes,exact,' \
+  "$tmp/wrong_transpose.out"
+wrong wrong_gemm tiled GFLOP/s gemm --sizes 33
+wrong wrong_copy copy GB/s copy --sizes 20x33
+# And in the table: the row says "no" and its numbers are dashes.
+DUET_BENCH_TEST_WRONG_SIZE=1
+export DUET_BENCH_TEST_WRONG_SIZE
+# shellcheck disable=SC2086
+run wrong_table transpose $sel --sizes 33 --reps 2 --warmup 1 --variant coalesced
+unset DUET_BENCH_TEST_WRONG_SIZE
+count_is "wrong result in a table: exit status 1" 1 "$rc"
+expect "the table row reads verified no, untimed" grep -Eq \
+  "^33x33 +$backend:0 +coalesced +- +- +- +- +no: " "$tmp/wrong_table.out"
+
+[ "$failed" -eq 0 ] || { echo "test_bench: FAILED"; exit 1; }
+echo "test_bench: all passed"

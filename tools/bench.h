@@ -1,0 +1,245 @@
+/* duet-bench: the types shared by its files and the one function each file offers the others.
+ *
+ * A run is a list of blocks, one per (routine, size). A block runs the same host data through
+ * every selected device (one "job" per device: that device's buffers) and then through the CPU
+ * baselines; its rows are then compared with their reference and printed. */
+#ifndef DUET_BENCH_H
+#define DUET_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "duet.h"
+
+/* The H100's L2. Working sets below it are rotated among several input sets, so that repeated
+ * runs do not find their inputs in cache. */
+#define BENCH_L2_BYTES (50u << 20)
+#define BENCH_MAX_SETS 8
+#define BENCH_MAX_SIZES 64
+#define BENCH_MAX_DEVS 32
+/* Without --reps: at most DEFAULT_REPS, fewer when a row would take longer than BUDGET_MS of
+ * device time, but never fewer than MIN_REPS (MIN_CPU_REPS for the slow CPU baselines). */
+#define BENCH_DEFAULT_REPS 25
+#define BENCH_MIN_REPS 5
+#define BENCH_MIN_CPU_REPS 3
+#define BENCH_BUDGET_MS 500.0
+/* GEMM is checked against a full double-precision CPU product up to this many multiply-adds
+ * and output elements (the reference is held in double), and beyond them on BENCH_SAMPLES
+ * output elements, each a full dot product. */
+#define BENCH_FULL_VERIFY_MACS (1ull << 30)
+#define BENCH_FULL_VERIFY_ELEMS (1ull << 24)
+#define BENCH_SAMPLES 4096
+#define BENCH_GEMM_TOL 1e-4
+#define BENCH_TF32_TOL 1e-2
+/* The CPU baselines run only up to these sizes: beyond them one run takes many seconds. */
+#define BENCH_CPU_GEMM_MACS (1ull << 30)
+#define BENCH_CPU_MOVE_ELEMS (1ull << 26)
+
+typedef enum { BENCH_GEMM, BENCH_TRANSPOSE, BENCH_COPY, BENCH_NROUTINES } bench_routine;
+
+/* gemm: C is m x n, A m x k, B k x n. transpose and copy: the input is m rows x n cols. */
+typedef struct {
+  size_t m, n, k;
+} bench_size;
+
+typedef enum { BENCH_OUT_TABLE, BENCH_OUT_CSV, BENCH_OUT_JSON } bench_format;
+
+/* BENCH_DEVICE_DEFAULT lets the library choose ($DUET_DEVICE, else 0). */
+enum { BENCH_DEVICE_DEFAULT = -1, BENCH_DEVICE_ALL = -2 };
+/* Backend selection: a duet_backend, or every backend that has a device. */
+enum { BENCH_BACKEND_ALL = -1 };
+
+typedef struct {
+  unsigned routines; /* bit (1u << bench_routine) per routine */
+  int list;
+  int default_run; /* no subcommand: the best device only */
+  bench_size sizes[BENCH_MAX_SIZES];
+  int nsizes; /* 0: the defaults for each device's type */
+  int backend;
+  int device;
+  const char *variants; /* NULL: all */
+  int reps, reps_given, warmup;
+  bench_format format;
+  int total, cpu, verify;
+  const char *plot;
+  uint64_t seed;
+  int wrong_size; /* test hook, from $DUET_BENCH_TEST_WRONG_SIZE */
+} bench_opts;
+
+/* ---- devices ------------------------------------------------------------------------------ */
+typedef struct bench_peers bench_peers;
+
+typedef struct {
+  duet_ctx *ctx;
+  duet_backend backend;
+  int device;
+  duet_device_info info;
+  int is_cpu; /* a CPU-type OpenCL device such as PoCL: smaller default sizes */
+  bench_peers *peers;
+} bench_dev;
+
+/* ---- host data of one block: set 0's inputs and the CPU reference ----------------------- */
+typedef struct {
+  bench_routine routine;
+  bench_size size;
+  uint64_t seed;
+  float *a, *b; /* set 0: gemm A and B; transpose and copy use a only */
+  size_t a_elems, b_elems, out_elems;
+  /* gemm reference, in double: every element, or nsamples of them at idx[] */
+  int sampled;
+  size_t nref;
+  size_t *idx; /* NULL when not sampled */
+  double *ref;
+} bench_host;
+
+/* ---- rows --------------------------------------------------------------------------------- */
+typedef enum { BENCH_ROW_DUET, BENCH_ROW_REF, BENCH_ROW_PEER, BENCH_ROW_CPU } bench_row_kind;
+/* What the output must equal: the routine's result, or (for buf_copy in the transpose block)
+ * a plain copy of the input. */
+typedef enum { BENCH_CHECK_GEMM, BENCH_CHECK_TRANSPOSE, BENCH_CHECK_COPY } bench_check;
+typedef enum { BENCH_PEER_NONE, BENCH_PEER_CUBLAS, BENCH_PEER_CLBLAST } bench_peer_id;
+
+typedef struct bench_job bench_job;
+typedef struct bench_row_def bench_row_def;
+
+/* Enqueues one run of the row on input set `set`; on failure fills job->err. */
+typedef int (*bench_launch_fn)(bench_job *job, const bench_row_def *row, int set);
+/* A CPU baseline: reads host inputs, writes the host output. */
+typedef void (*bench_cpu_fn)(const bench_host *h, float *out);
+
+struct bench_row_def {
+  bench_routine routine;
+  const char *name;
+  bench_row_kind kind;
+  int variant; /* the duet variant enum value, or a peer operation */
+  int in_all;  /* part of --variant all (auto is run only when named) */
+  bench_peer_id peer;
+  bench_check check;
+  double tol; /* gemm only: relative Frobenius error allowed */
+  bench_launch_fn launch;
+  bench_cpu_fn cpu;
+};
+
+/* One device's buffers for a block. */
+struct bench_job {
+  const bench_opts *opts;
+  bench_dev *dev;
+  const bench_host *host;
+  int nsets;
+  duet_buf *a[BENCH_MAX_SETS], *b[BENCH_MAX_SETS], *out[BENCH_MAX_SETS];
+  duet_event **ev; /* 2 per rep, then 2 around the warm-up */
+  int nev;
+  float *result; /* host copy of the output, out_elems */
+  float *poison; /* NaN, written over the output before each verification run */
+  char err[512];
+};
+
+typedef enum {
+  BENCH_V_YES,
+  BENCH_V_NO,
+  BENCH_V_SKIPPED, /* --no-verify */
+  BENCH_V_ERROR    /* a call failed: nothing to verify */
+} bench_verdict;
+
+typedef struct {
+  const bench_row_def *def;
+  bench_routine routine;
+  bench_size size;
+  const char *backend; /* "cuda", "opencl", "cpu" */
+  int device;          /* -1 for the CPU */
+  char device_name[256];
+  const char *variant;
+  bench_verdict verdict;
+  int sampled;
+  double error, tol; /* gemm: relative Frobenius error; NaN where not computed */
+  int timed;
+  int reps, warmup, sets;
+  double med, min, max; /* ms */
+  int total_timed;
+  double tmed, tmin, tmax; /* ms, host clock around write + kernel + read */
+  double rate;             /* GFLOP/s or GB/s of the median; NaN when not timed */
+  double vs_ref;           /* reference time / this time; NaN when there is none */
+  const char *reference;   /* the reference row's variant */
+  char note[512];
+} bench_result;
+
+typedef struct {
+  bench_result *r;
+  size_t n, cap;
+} bench_results;
+
+/* ---- bench_opts.c -------------------------------------------------------------------------- */
+/* 0: run; 1: help was printed, exit 0; 2: a usage error was reported, exit 2. */
+int bench_parse_opts(int argc, char **argv, bench_opts *o);
+const char *bench_routine_name(bench_routine r);
+
+/* ---- bench_rows.c -------------------------------------------------------------------------- */
+const bench_row_def *bench_rows(size_t *n);
+/* Whether the row runs in this block: selected by --variant, or the routine's reference. */
+int bench_row_selected(const bench_opts *o, const bench_row_def *row);
+/* Whether `name` names a row of a selected routine (for option checking). */
+int bench_row_name_known(unsigned routines, const char *name);
+int bench_row_runs_on(const bench_row_def *row, const bench_dev *dev);
+/* Sets vs_ref and reference of the block's rows r[0..n); see the definition for the rules. */
+void bench_rows_apply_reference(bench_result *r, size_t n);
+
+/* ---- bench_run.c --------------------------------------------------------------------------- */
+/* Puts the failed duet call and the context's last error into job->err; returns status. */
+int bench_duet_error(bench_job *job, int status, const char *call);
+/* Runs every selected row of this device on the block; appends one result per row. */
+int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, bench_results *out);
+int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out);
+int bench_cpu_sensible(const bench_host *h);
+
+/* ---- bench_verify.c ------------------------------------------------------------------------ */
+int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed, int verify);
+void bench_host_free(bench_host *h);
+/* Fills set `set` of the inputs (set 0 equals h->a / h->b). */
+void bench_fill_random(float *dst, size_t n, uint64_t seed, int set, int which);
+/* Compares out with the reference; sets verdict, error, tol and note of res. */
+void bench_verify(const bench_host *h, const bench_row_def *row, const float *out,
+                  bench_result *res);
+
+/* ---- bench_cpu.c --------------------------------------------------------------------------- */
+void bench_cpu_gemm_simple(const bench_host *h, float *out);
+void bench_cpu_gemm_blocked(const bench_host *h, float *out);
+void bench_cpu_transpose_simple(const bench_host *h, float *out);
+void bench_cpu_transpose_blocked(const bench_host *h, float *out);
+
+/* ---- bench_output.c ------------------------------------------------------------------------ */
+void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev);
+/* Prints a finished block (table and CSV stream; JSON is printed at the end). */
+void bench_output_block(const bench_opts *o, const bench_result *r, size_t n);
+void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all);
+double bench_rate(bench_routine r, bench_size s, double ms);
+const char *bench_rate_unit(bench_routine r);
+void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len);
+
+/* ---- bench_plot.c -------------------------------------------------------------------------- */
+int bench_plot(const char *png, const bench_results *all);
+
+/* ---- bench_util.c -------------------------------------------------------------------------- */
+double bench_now_ms(void); /* monotonic */
+uint64_t bench_splitmix(uint64_t *state);
+/* Sorts v in place; median, min and max of n > 0 values. */
+void bench_stats(double *v, int n, double *med, double *min, double *max);
+void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void bench_progress_done(void);
+bench_result *bench_results_add(bench_results *rs);
+void *bench_xmalloc(size_t bytes); /* exits with a message when out of memory */
+
+/* ---- bench_cl.c (OpenCL builds only) ------------------------------------------------------- */
+#ifdef DUET_HAVE_OPENCL
+int bench_cl_is_cpu(duet_ctx *ctx);
+#endif
+
+/* ---- peers (tools/peer_*.c, each compiled only when configure found it) ------------------- */
+struct bench_peers {
+  void *cublas, *clblast;
+  int cublas_tried, clblast_tried;
+  char cublas_err[256], clblast_err[256];
+};
+void bench_peers_close(bench_peers *p);
+const char *bench_peer_names(void); /* those compiled in, e.g. "cuBLAS, CLBlast", or "none" */
+
+#endif

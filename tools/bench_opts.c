@@ -1,0 +1,285 @@
+/* Command line: subcommands, options, usage. Every bad value is reported here, before any device
+ * is touched, and exits 2. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const char *const routine_names[BENCH_NROUTINES] = {"gemm", "transpose", "copy"};
+
+const char *bench_routine_name(bench_routine r) { return routine_names[r]; }
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: duet-bench [COMMAND] [OPTIONS]\n"
+          "Times every duet kernel variant on every backend, next to cuBLAS and CLBlast when this\n"
+          "build has them, on the same buffers and queue. Every result is checked against a CPU\n"
+          "reference before it is timed.\n"
+          "\n"
+          "Commands:\n"
+          "  (none)            a short default sweep of all routines on the best device\n"
+          "  list              backends, peers and devices\n"
+          "  gemm              C = A*B, FP32, row-major (GFLOP/s = 2mnk / time)\n"
+          "  transpose         out = in^T (GB/s = 2 * rows * cols * 4 bytes / time)\n"
+          "  copy              the duet_copy kernel and duet_buf_copy\n"
+          "  all               gemm, transpose and copy\n"
+          "\n"
+          "Sizes (default: a sweep chosen for each device's type):\n"
+          "  -n N              square: N x N (gemm: N x N x N)\n"
+          "  -m M -n N -k K    gemm C (M x N) = A (M x K) * B (K x N); transpose/copy M x N\n"
+          "      --sizes LIST  a sweep, e.g. 512,1024,2048 or 1000x1000x64 (M x N [x K])\n"
+          "Selection:\n"
+          "  -b, --backend B   cuda, opencl or all (default: all backends with a device;\n"
+          "                    with no command: the best device only)\n"
+          "  -d, --device N    device number within each backend, or all (default: $DUET_DEVICE\n"
+          "                    or 0)\n"
+          "      --variant L   comma-separated, or all (default). gemm: naive, coalesced, tiled,\n"
+          "                    auto, cublas, cublas-tf32, clblast; transpose: naive, coalesced,\n"
+          "                    padded, auto, cublas-geam, clblast; copy: copy. The reference\n"
+          "                    (cublas or buf_copy) always runs.\n"
+          "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
+          "Timing:\n"
+          "  -r, --reps N      timed runs; the median is reported (default: up to %d, fewer\n"
+          "                    when a row would exceed %.1f s, at least %d)\n"
+          "  -w, --warmup N    untimed runs before timing (default 3)\n"
+          "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
+          "      --no-verify   skip the CPU check (the output says so)\n"
+          "      --seed N      random input seed (default 1)\n"
+          "Output (tables go to stdout, progress to a terminal's stderr):\n"
+          "      --csv         CSV instead of a table\n"
+          "      --json        JSON instead of a table\n"
+          "      --plot F.png  throughput against size, one line per backend and variant\n"
+          "  -h, --help        this text\n"
+          "      --version     the duet version\n"
+          "\n"
+          "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
+          BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS);
+}
+
+static int bad(const char *fmt, const char *arg) {
+  fprintf(stderr, "duet-bench: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'duet-bench --help'.\n");
+  return 2;
+}
+
+/* A decimal number in [lo, hi], nothing else (strtoull would accept "-1" and "12abc"). */
+static int number(const char *s, unsigned long long lo, unsigned long long hi,
+                  unsigned long long *out) {
+  if (!s || !isdigit((unsigned char)s[0])) return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+/* "N", "MxN" or "MxNxK"; missing dimensions repeat the last one given. */
+static int parse_size(const char *s, bench_size *out) {
+  size_t d[3] = {0, 0, 0};
+  int nd = 0;
+  char buf[96];
+  if (strlen(s) >= sizeof buf) return -1;
+  strcpy(buf, s);
+  for (char *save = NULL, *tok = strtok_r(buf, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
+    unsigned long long v;
+    if (nd == 3 || number(tok, 1, 1ull << 20, &v)) return -1;
+    d[nd++] = (size_t)v;
+  }
+  if (nd == 0 || s[strlen(s) - 1] == 'x' || strstr(s, "xx")) return -1;
+  for (int i = nd; i < 3; i++) d[i] = d[nd - 1];
+  *out = (bench_size){d[0], d[1], d[2]};
+  return 0;
+}
+
+static int parse_sizes(const char *list, bench_opts *o) {
+  char buf[1024];
+  if (strlen(list) >= sizeof buf || !*list || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+    return bad("bad --sizes '%s': give sizes like 512,1024 or 1000x1000x64", list);
+  strcpy(buf, list);
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (o->nsizes == BENCH_MAX_SIZES) return bad("too many --sizes (at most 64): '%s'", list);
+    if (parse_size(tok, &o->sizes[o->nsizes]))
+      return bad("bad size '%s' in --sizes: give N, MxN or MxNxK, each 1 to 1048576", tok);
+    o->nsizes++;
+  }
+  return 0;
+}
+
+static int check_variants(const bench_opts *o) {
+  if (!o->variants || strcmp(o->variants, "all") == 0) return 0;
+  char buf[512];
+  const char *v = o->variants;
+  if (strlen(v) >= sizeof buf || !*v || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+    return bad("bad --variant '%s'", v);
+  strcpy(buf, v);
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+    if (!bench_row_name_known(o->routines, tok))
+      return bad("unknown --variant '%s' for this command (see --help)", tok);
+  return 0;
+}
+
+enum {
+  OPT_SIZES = 256,
+  OPT_VARIANT,
+  OPT_CSV,
+  OPT_JSON,
+  OPT_TOTAL,
+  OPT_CPU,
+  OPT_NO_VERIFY,
+  OPT_PLOT,
+  OPT_SEED,
+  OPT_VERSION
+};
+
+static const struct option long_opts[] = {
+    {"sizes", required_argument, NULL, OPT_SIZES},
+    {"backend", required_argument, NULL, 'b'},
+    {"device", required_argument, NULL, 'd'},
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"reps", required_argument, NULL, 'r'},
+    {"warmup", required_argument, NULL, 'w'},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"total", no_argument, NULL, OPT_TOTAL},
+    {"cpu", no_argument, NULL, OPT_CPU},
+    {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
+  unsigned long long v;
+  switch (c) {
+    case 'm':
+    case 'n':
+    case 'k':
+      if (number(arg, 1, 1ull << 20, &v)) return bad("bad size '%s': give 1 to 1048576", arg);
+      dims[c == 'm' ? 0 : c == 'n' ? 1 : 2] = (size_t)v;
+      return 0;
+    case OPT_SIZES: return parse_sizes(arg, o);
+    case 'b':
+      if (strcmp(arg, "cuda") == 0)
+        o->backend = DUET_BACKEND_CUDA;
+      else if (strcmp(arg, "opencl") == 0)
+        o->backend = DUET_BACKEND_OPENCL;
+      else if (strcmp(arg, "all") == 0)
+        o->backend = BENCH_BACKEND_ALL;
+      else
+        return bad("bad --backend '%s': give cuda, opencl or all", arg);
+      return 0;
+    case 'd':
+      if (strcmp(arg, "all") == 0)
+        o->device = BENCH_DEVICE_ALL;
+      else if (number(arg, 0, 1024, &v))
+        return bad("bad --device '%s': give a number or all", arg);
+      else
+        o->device = (int)v;
+      return 0;
+    case OPT_VARIANT: o->variants = arg; return 0;
+    case 'r':
+      if (number(arg, 1, 10000, &v)) return bad("bad --reps '%s': give 1 to 10000", arg);
+      o->reps = (int)v;
+      o->reps_given = 1;
+      return 0;
+    case 'w':
+      if (number(arg, 0, 1000, &v)) return bad("bad --warmup '%s': give 0 to 1000", arg);
+      o->warmup = (int)v;
+      return 0;
+    case OPT_CSV:
+    case OPT_JSON: {
+      bench_format f = c == OPT_CSV ? BENCH_OUT_CSV : BENCH_OUT_JSON;
+      if (o->format != BENCH_OUT_TABLE && o->format != f)
+        return bad("%s", "--csv and --json exclude each other");
+      o->format = f;
+      return 0;
+    }
+    case OPT_TOTAL: o->total = 1; return 0;
+    case OPT_CPU: o->cpu = 1; return 0;
+    case OPT_NO_VERIFY: o->verify = 0; return 0;
+    case OPT_PLOT:
+      if (!*arg) return bad("%s", "--plot needs a file name");
+      o->plot = arg;
+      return 0;
+    case OPT_SEED:
+      if (number(arg, 0, ~0ull, &v)) return bad("bad --seed '%s'", arg);
+      o->seed = v;
+      return 0;
+  }
+  return bad("unhandled option '%s'", arg ? arg : "");
+}
+
+static int parse_command(const char *cmd, bench_opts *o) {
+  if (strcmp(cmd, "list") == 0) {
+    o->list = 1;
+    return 0;
+  }
+  if (strcmp(cmd, "all") == 0) {
+    o->routines = (1u << BENCH_NROUTINES) - 1;
+    return 0;
+  }
+  for (int r = 0; r < BENCH_NROUTINES; r++)
+    if (strcmp(cmd, routine_names[r]) == 0) {
+      o->routines = 1u << r;
+      return 0;
+    }
+  return bad("unknown command '%s': give list, gemm, transpose, copy or all", cmd);
+}
+
+int bench_parse_opts(int argc, char **argv, bench_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->backend = BENCH_BACKEND_ALL;
+  o->device = BENCH_DEVICE_DEFAULT;
+  o->reps = BENCH_DEFAULT_REPS;
+  o->warmup = 3;
+  o->verify = 1;
+  o->seed = 1;
+  const char *hook = getenv("DUET_BENCH_TEST_WRONG_SIZE");
+  o->wrong_size = hook && strcmp(hook, "1") == 0;
+
+  int backend_given = 0, st, c;
+  size_t dims[3] = {0, 0, 0};
+  /* Our own messages: getopt's would name the libtool wrapper's binary, not duet-bench. */
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":m:n:k:b:d:r:w:h", long_opts, NULL)) != -1) {
+    if (c == 'h') {
+      usage(stdout);
+      return 1;
+    }
+    if (c == OPT_VERSION) {
+      printf("duet-bench (duet) %s\n", duet_version());
+      return 1;
+    }
+    if (c == ':') return bad("option '%s' needs a value", argv[optind - 1]);
+    if (c == '?') return bad("unknown option '%s'", argv[optind - 1]);
+    if (c == 'b') backend_given = 1;
+    if ((st = parse_option(c, optarg, o, dims))) return st;
+  }
+  if (optind < argc - 1) return bad("unexpected argument '%s'", argv[optind + 1]);
+  if (optind < argc) {
+    if ((st = parse_command(argv[optind], o))) return st;
+  } else {
+    o->default_run = 1;
+    o->routines = (1u << BENCH_NROUTINES) - 1;
+    if (!backend_given) o->backend = DUET_BACKEND_AUTO;
+  }
+  if (dims[0] || dims[1] || dims[2]) {
+    if (o->nsizes) return bad("%s", "give either -m/-n/-k or --sizes, not both");
+    size_t base = dims[1] ? dims[1] : dims[0] ? dims[0] : dims[2];
+    for (int i = 0; i < 3; i++)
+      if (!dims[i]) dims[i] = base;
+    o->sizes[0] = (bench_size){dims[0], dims[1], dims[2]};
+    o->nsizes = 1;
+  }
+  return check_variants(o);
+}

@@ -1,0 +1,299 @@
+/* The three output formats on stdout: a table (streamed block by block), CSV (streamed) and
+ * JSON (one document at the end). Rows that are not timed have no numbers in any format. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+double bench_rate(bench_routine r, bench_size s, double ms) {
+  double work = r == BENCH_GEMM ? 2.0 * (double)s.m * (double)s.n * (double)s.k
+                                : 2.0 * (double)s.m * (double)s.n * sizeof(float);
+  return work / (ms * 1e6);
+}
+
+const char *bench_rate_unit(bench_routine r) { return r == BENCH_GEMM ? "GFLOP/s" : "GB/s"; }
+
+void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len) {
+  if (r == BENCH_GEMM)
+    snprintf(buf, len, "%zux%zux%zu", s.m, s.n, s.k);
+  else
+    snprintf(buf, len, "%zux%zu", s.m, s.n);
+}
+
+static const char *verdict_name(bench_verdict v) {
+  switch (v) {
+    case BENCH_V_YES: return "yes";
+    case BENCH_V_NO: return "no";
+    case BENCH_V_SKIPPED: return "skipped";
+    case BENCH_V_ERROR: return "error";
+  }
+  return "?";
+}
+
+static const char *verify_mode(const bench_result *r) {
+  if (r->verdict == BENCH_V_SKIPPED || r->verdict == BENCH_V_ERROR) return "";
+  if (r->routine == BENCH_GEMM || r->def->check == BENCH_CHECK_GEMM)
+    return r->sampled ? "sampled" : "full";
+  return "exact";
+}
+
+/* About four significant digits without an exponent: 0.006123, 12.35, 4567. */
+static void fmt_num(double v, char *buf, size_t len) {
+  int decimals = v >= 1000 ? 0 : v >= 100 ? 1 : v >= 10 ? 2 : v >= 1 ? 3 : 4;
+  snprintf(buf, len, "%.*f", decimals, v);
+}
+
+static void dev_label(const bench_result *r, char *buf, size_t len) {
+  if (r->device < 0)
+    snprintf(buf, len, "%s", r->backend);
+  else
+    snprintf(buf, len, "%s:%d", r->backend, r->device);
+}
+
+/* ---- table ------------------------------------------------------------------------------- */
+static int last_routine = -1;
+
+static void table_header(const bench_opts *o, bench_routine r) {
+  static const char *const what[BENCH_NROUTINES] = {
+      "C (m x n) = A (m x k) * B (k x n), FP32, row-major; GFLOP/s = 2mnk / median",
+      "out = in^T, FP32; GB/s = 2 * rows * cols * 4 bytes (read + write) / median",
+      "out = in, FP32; GB/s = 2 * rows * cols * 4 bytes (read + write) / median"};
+  printf("\n%s: %s\n", bench_routine_name(r), what[r]);
+  printf("%-14s %-9s %-15s %10s %21s %9s %7s", "size", "device", "variant", "median ms",
+         "min-max ms", bench_rate_unit(r), "vs ref");
+  if (o->total) printf(" %10s", "total ms");
+  printf("  verified\n");
+}
+
+static void table_row(const bench_opts *o, const bench_result *r) {
+  char size[64], dev[32], med[32] = "-", lo[32], hi[32], range[64] = "-", rate[32] = "-",
+                          vs[32] = "-", total[32] = "-";
+  bench_size_str(r->routine, r->size, size, sizeof size);
+  dev_label(r, dev, sizeof dev);
+  if (r->timed) {
+    fmt_num(r->med, med, sizeof med);
+    fmt_num(r->min, lo, sizeof lo);
+    fmt_num(r->max, hi, sizeof hi);
+    snprintf(range, sizeof range, "%s-%s", lo, hi);
+    snprintf(rate, sizeof rate, r->rate < 10 ? "%.2f" : "%.1f", r->rate);
+    if (!isnan(r->vs_ref)) snprintf(vs, sizeof vs, "%.2f", r->vs_ref);
+  }
+  if (r->total_timed) fmt_num(r->tmed, total, sizeof total);
+  printf("%-14s %-9s %-15s %10s %21s %9s %7s", size, dev, r->variant, med, range, rate, vs);
+  if (o->total) printf(" %10s", total);
+  printf("  %s", verdict_name(r->verdict));
+  if (r->verdict == BENCH_V_YES && r->sampled) printf(" (sampled)");
+  if (r->note[0]) printf(": %s", r->note);
+  putchar('\n');
+}
+
+/* ---- CSV --------------------------------------------------------------------------------- */
+static void csv_str(const char *s) {
+  if (!strpbrk(s, ",\"\n")) {
+    fputs(s, stdout);
+    return;
+  }
+  putchar('"');
+  for (; *s; s++) {
+    if (*s == '"') putchar('"');
+    putchar(*s == '\n' ? ' ' : *s);
+  }
+  putchar('"');
+}
+
+static void csv_num(double v, int present) {
+  putchar(',');
+  if (present && !isnan(v)) printf("%.6g", v);
+}
+
+static const char csv_header[] =
+    "routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,"
+    "rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,"
+    "total_min_ms,total_max_ms,note\n";
+
+static void csv_row(const bench_result *r) {
+  printf("%s,%zu,%zu,", bench_routine_name(r->routine), r->size.m, r->size.n);
+  if (r->routine == BENCH_GEMM) printf("%zu", r->size.k);
+  printf(",%s,", r->backend);
+  if (r->device >= 0) printf("%d", r->device);
+  putchar(',');
+  csv_str(r->device_name);
+  putchar(',');
+  csv_str(r->variant);
+  csv_num(r->med, r->timed);
+  csv_num(r->min, r->timed);
+  csv_num(r->max, r->timed);
+  csv_num(r->reps, r->timed);
+  csv_num(r->warmup, r->timed);
+  csv_num(r->sets, r->timed);
+  csv_num(r->rate, r->timed);
+  printf(",%s", bench_rate_unit(r->routine));
+  csv_num(r->vs_ref, r->timed);
+  printf(",%s,%s,%s", r->reference ? r->reference : "", verdict_name(r->verdict), verify_mode(r));
+  csv_num(r->error, 1);
+  csv_num(r->tol, r->def->check == BENCH_CHECK_GEMM);
+  csv_num(r->tmed, r->total_timed);
+  csv_num(r->tmin, r->total_timed);
+  csv_num(r->tmax, r->total_timed);
+  putchar(',');
+  csv_str(r->note);
+  putchar('\n');
+}
+
+/* ---- JSON -------------------------------------------------------------------------------- */
+static void json_str(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      printf("\\%c", c);
+    else if (c < 0x20)
+      printf("\\u%04x", c);
+    else
+      putchar(c);
+  }
+  putchar('"');
+}
+
+static void json_num(const char *key, double v, int present) {
+  printf(", \"%s\": ", key);
+  if (present && isfinite(v))
+    printf("%.6g", v);
+  else
+    printf("null");
+}
+
+static void json_row(const bench_result *r) {
+  printf("    {\"routine\": \"%s\", \"m\": %zu, \"n\": %zu", bench_routine_name(r->routine),
+         r->size.m, r->size.n);
+  json_num("k", (double)r->size.k, r->routine == BENCH_GEMM);
+  printf(", \"backend\": \"%s\"", r->backend);
+  json_num("device", r->device, r->device >= 0);
+  printf(", \"device_name\": ");
+  json_str(r->device_name);
+  printf(", \"variant\": ");
+  json_str(r->variant);
+  printf(",\n     \"timed\": %s", r->timed ? "true" : "false");
+  json_num("median_ms", r->med, r->timed);
+  json_num("min_ms", r->min, r->timed);
+  json_num("max_ms", r->max, r->timed);
+  json_num("reps", r->reps, r->timed);
+  json_num("warmup", r->warmup, r->timed);
+  json_num("sets", r->sets, r->timed);
+  json_num("rate", r->rate, r->timed);
+  printf(", \"rate_unit\": \"%s\"", bench_rate_unit(r->routine));
+  json_num("vs_ref", r->vs_ref, r->timed);
+  printf(", \"reference\": ");
+  if (r->reference)
+    json_str(r->reference);
+  else
+    printf("null");
+  printf(",\n     \"verified\": \"%s\", \"verify_mode\": \"%s\"", verdict_name(r->verdict),
+         verify_mode(r));
+  json_num("rel_error", r->error, 1);
+  json_num("tolerance", r->tol, r->def->check == BENCH_CHECK_GEMM);
+  json_num("total_median_ms", r->tmed, r->total_timed);
+  json_num("total_min_ms", r->tmin, r->total_timed);
+  json_num("total_max_ms", r->tmax, r->total_timed);
+  printf(", \"note\": ");
+  json_str(r->note);
+  printf("}");
+}
+
+static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all) {
+  printf("{\n  \"tool\": \"duet-bench\", \"version\": \"%s\",\n", duet_version());
+  printf(
+      "  \"timing\": {\"method\": \"device events around each run, median of reps\", "
+      "\"warmup\": %d, \"reps\": %d, \"reps_adaptive\": %s, \"l2_bytes\": %u, "
+      "\"total_method\": \"host monotonic clock around blocking write, kernel, read\"},\n",
+      o->warmup, o->reps, o->reps_given ? "false" : "true", BENCH_L2_BYTES);
+  printf("  \"verify\": %s, \"seed\": %llu,\n", o->verify ? "true" : "false",
+         (unsigned long long)o->seed);
+  printf("  \"devices\": [");
+  for (int d = 0; d < ndev; d++) {
+    const duet_device_info *i = &devs[d].info;
+    printf("%s\n    {\"backend\": \"%s\", \"device\": %d, \"name\": ", d ? "," : "",
+           duet_backend_name(devs[d].backend), devs[d].device);
+    json_str(i->name);
+    printf(", \"version\": ");
+    json_str(i->version);
+    printf(
+        ", \"type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %zu, "
+        "\"shared_mem_bytes\": %zu}",
+        devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes, i->shared_mem_bytes);
+  }
+  printf("\n  ],\n  \"results\": [");
+  for (size_t i = 0; i < all->n; i++) {
+    printf("%s\n", i ? "," : "");
+    json_row(&all->r[i]);
+  }
+  printf("\n  ]\n}\n");
+}
+
+/* ---- entry points ------------------------------------------------------------------------ */
+void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
+  if (o->format == BENCH_OUT_CSV) fputs(csv_header, stdout);
+  if (o->format != BENCH_OUT_TABLE) return;
+  printf("duet-bench %s: device-event times, median of %s%d run%s after %d warm-up run%s\n",
+         duet_version(), o->reps_given ? "" : "up to ", o->reps, o->reps == 1 ? "" : "s", o->warmup,
+         o->warmup == 1 ? "" : "s");
+  if (!o->reps_given)
+    printf("(at least %d runs, fewer past %.1f s a row); ", BENCH_MIN_REPS,
+           BENCH_BUDGET_MS / 1000.0);
+  printf("random inputs in [-1, 1), seed %llu; peers: ", (unsigned long long)o->seed);
+  printf("%s\n", bench_peer_names());
+  for (int d = 0; d < ndev; d++)
+    printf("  %s:%d  %s (%s, %u compute units%s)\n", duet_backend_name(devs[d].backend),
+           devs[d].device, devs[d].info.name, devs[d].is_cpu ? "CPU" : "GPU",
+           devs[d].info.compute_units, o->nsizes ? "" : ", its type's default sizes");
+  if (!o->verify) printf("VERIFICATION SKIPPED (--no-verify): no result below was checked\n");
+  fflush(stdout);
+}
+
+void bench_output_block(const bench_opts *o, const bench_result *r, size_t n) {
+  if (n == 0) return;
+  if (o->format == BENCH_OUT_TABLE) {
+    if (last_routine != (int)r[0].routine) table_header(o, r[0].routine);
+    last_routine = (int)r[0].routine;
+    for (size_t i = 0; i < n; i++) table_row(o, &r[i]);
+  } else if (o->format == BENCH_OUT_CSV) {
+    for (size_t i = 0; i < n; i++) csv_row(&r[i]);
+  }
+  fflush(stdout);
+}
+
+void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all) {
+  if (o->format == BENCH_OUT_JSON) json_doc(o, devs, ndev, all);
+  if (o->format != BENCH_OUT_TABLE) return;
+  printf(
+      "\nvs ref: reference median / row median (above 1: faster than the reference), per "
+      "device.\n  gemm: cublas where cuBLAS runs, else the fastest duet variant; transpose "
+      "and copy:\n  buf_copy (duet_buf_copy, the vendor's device-to-device copy). CPU rows "
+      "use the first device's.\n");
+  if (o->verify)
+    printf(
+        "verified: before timing, against a CPU reference; failed rows are not timed. "
+        "gemm: relative\n  Frobenius error <= %.0e (cublas-tf32: <= %.0e) against a "
+        "double-precision product, sampled\n  (%d elements) above %.0f^3 multiply-adds or "
+        "%.0f^2 outputs; transpose and copy: all, bit-exact.\n",
+        BENCH_GEMM_TOL, BENCH_TF32_TOL, BENCH_SAMPLES, cbrt((double)BENCH_FULL_VERIFY_MACS),
+        sqrt((double)BENCH_FULL_VERIFY_ELEMS));
+  else
+    printf("verified: SKIPPED (--no-verify).\n");
+  printf("Inputs that fit in a %u MB L2 rotate among up to %d sets.", BENCH_L2_BYTES >> 20,
+         BENCH_MAX_SETS);
+  if (o->total)
+    printf(
+        " total ms: host clock around the blocking\n  host-to-device writes, the kernel and "
+        "the device-to-host read.");
+  if (o->cpu)
+    printf(
+        "\nCPU rows: one thread, host clock, at most one warm-up, at least %d runs; gemm up "
+        "to %.0f^3\n  multiply-adds, transpose up to %.0f^2 elements.",
+        BENCH_MIN_CPU_REPS, cbrt((double)BENCH_CPU_GEMM_MACS), sqrt((double)BENCH_CPU_MOVE_ELEMS));
+  putchar('\n');
+  (void)all;
+}

@@ -1,0 +1,146 @@
+/* A block's host data (random inputs) and the CPU reference every row is checked against. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* Uniform in [-1, 1) with 24 random bits: never all zeros, exactly representable. */
+void bench_fill_random(float *dst, size_t n, uint64_t seed, int set, int which) {
+  uint64_t st = seed ^ (0x51ed2701u * (uint64_t)(2 * set + which + 1));
+  bench_splitmix(&st);
+  for (size_t i = 0; i < n; i++)
+    dst[i] = (float)(bench_splitmix(&st) >> 40) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+static double dot(const bench_host *h, size_t i, size_t j) {
+  double s = 0;
+  for (size_t p = 0; p < h->size.k; p++)
+    s += (double)h->a[i * h->size.k + p] * (double)h->b[p * h->size.n + j];
+  return s;
+}
+
+/* The i-p-j order streams rows of B and of the reference: a cache-friendly full product. */
+static void full_reference(bench_host *h) {
+  size_t m = h->size.m, n = h->size.n, k = h->size.k;
+  h->nref = m * n;
+  h->ref = calloc(m * n, sizeof *h->ref);
+  if (!h->ref) return;
+  for (size_t i = 0; i < m; i++) {
+    double *row = h->ref + i * n;
+    for (size_t p = 0; p < k; p++) {
+      double aip = h->a[i * k + p];
+      const float *brow = h->b + p * n;
+      for (size_t j = 0; j < n; j++) row[j] += aip * brow[j];
+    }
+  }
+}
+
+/* The four corners, where edge handling goes wrong first, then deterministic random elements. */
+static void sampled_reference(bench_host *h) {
+  size_t m = h->size.m, n = h->size.n;
+  h->sampled = 1;
+  h->nref = BENCH_SAMPLES;
+  h->idx = malloc(BENCH_SAMPLES * sizeof *h->idx);
+  h->ref = malloc(BENCH_SAMPLES * sizeof *h->ref);
+  if (!h->idx || !h->ref) return;
+  const size_t corners[4] = {0, n - 1, (m - 1) * n, m * n - 1};
+  uint64_t st = h->seed ^ 0x5a3b1e5u;
+  for (size_t s = 0; s < BENCH_SAMPLES; s++) {
+    size_t e = s < 4 ? corners[s] : (size_t)(bench_splitmix(&st) % (m * n));
+    h->idx[s] = e;
+    h->ref[s] = dot(h, e / n, e % n);
+  }
+}
+
+int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed, int verify) {
+  memset(h, 0, sizeof *h);
+  h->routine = r;
+  h->size = s;
+  h->seed = seed ^ ((uint64_t)r << 56) ^ (s.m * 0x9e37u) ^ (s.n << 20) ^ (s.k << 40);
+  if (r == BENCH_GEMM) {
+    h->a_elems = s.m * s.k;
+    h->b_elems = s.k * s.n;
+    h->out_elems = s.m * s.n;
+  } else {
+    h->a_elems = h->out_elems = s.m * s.n;
+  }
+  h->a = malloc(h->a_elems * sizeof(float));
+  h->b = h->b_elems ? malloc(h->b_elems * sizeof(float)) : NULL;
+  if (!h->a || (h->b_elems && !h->b)) return -1;
+  bench_fill_random(h->a, h->a_elems, h->seed, 0, 0);
+  if (h->b) bench_fill_random(h->b, h->b_elems, h->seed, 0, 1);
+  if (r == BENCH_GEMM && verify) {
+    if (s.m * s.n <= BENCH_SAMPLES || ((uint64_t)s.m * s.n * s.k <= BENCH_FULL_VERIFY_MACS &&
+                                       s.m * s.n <= BENCH_FULL_VERIFY_ELEMS))
+      full_reference(h);
+    else
+      sampled_reference(h);
+    if (!h->ref || (h->sampled && !h->idx)) return -1;
+  }
+  return 0;
+}
+
+void bench_host_free(bench_host *h) {
+  free(h->a);
+  free(h->b);
+  free(h->idx);
+  free(h->ref);
+  memset(h, 0, sizeof *h);
+}
+
+static void verify_gemm(const bench_host *h, const float *out, double tol, bench_result *res) {
+  double num = 0, den = 0;
+  for (size_t s = 0; s < h->nref; s++) {
+    size_t e = h->idx ? h->idx[s] : s;
+    double d = (double)out[e] - h->ref[s];
+    num += d * d;
+    den += h->ref[s] * h->ref[s];
+  }
+  res->sampled = h->sampled;
+  res->tol = tol;
+  res->error = den > 0 ? sqrt(num / den) : sqrt(num);
+  /* Written so that a NaN error fails. */
+  if (res->error <= tol) {
+    res->verdict = BENCH_V_YES;
+  } else {
+    res->verdict = BENCH_V_NO;
+    snprintf(res->note, sizeof res->note, "relative error %.3g > %.0e%s", res->error, tol,
+             h->sampled ? " on sampled elements" : "");
+  }
+}
+
+/* Bit-exact: a transpose or copy moves values and must not change a single bit. */
+static void verify_move(const bench_host *h, int transposed, const float *out, bench_result *res) {
+  size_t rows = h->size.m, cols = h->size.n, bad = 0, first_r = 0, first_c = 0;
+  float got = 0, want = 0;
+  for (size_t i = 0; i < rows; i++)
+    for (size_t j = 0; j < cols; j++) {
+      const float *o = transposed ? &out[j * rows + i] : &out[i * cols + j];
+      if (memcmp(o, &h->a[i * cols + j], sizeof(float)) != 0 && bad++ == 0) {
+        first_r = transposed ? j : i;
+        first_c = transposed ? i : j;
+        got = *o;
+        want = h->a[i * cols + j];
+      }
+    }
+  res->tol = 0;
+  res->error = NAN;
+  res->verdict = bad ? BENCH_V_NO : BENCH_V_YES;
+  if (bad)
+    snprintf(res->note, sizeof res->note,
+             "%zu of %zu elements differ, first at (%zu,%zu): %g, not %g", bad, rows * cols,
+             first_r, first_c, (double)got, (double)want);
+}
+
+void bench_verify(const bench_host *h, const bench_row_def *row, const float *out,
+                  bench_result *res) {
+  switch (row->check) {
+    case BENCH_CHECK_GEMM: verify_gemm(h, out, row->tol, res); break;
+    case BENCH_CHECK_TRANSPOSE: verify_move(h, 1, out, res); break;
+    case BENCH_CHECK_COPY: verify_move(h, 0, out, res); break;
+  }
+}

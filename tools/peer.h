@@ -1,0 +1,35 @@
+/* The libraries duet-bench compares against. Each runs on duet's own buffers and in duet's own
+ * queue (through duet_buf_native and duet_ctx_native_queue), so duet's events time it exactly as
+ * they time duet's kernels. All calls only enqueue; they return 0, or -1 with a message in err.
+ * Layouts are duet's: row-major, packed (ld = the number of columns). */
+#ifndef DUET_BENCH_PEER_H
+#define DUET_BENCH_PEER_H
+
+#include <stddef.h>
+
+#include "duet.h"
+
+#ifdef DUET_HAVE_CUBLAS
+typedef struct peer_cublas peer_cublas;
+int peer_cublas_open(duet_ctx *ctx, peer_cublas **out, char *err, size_t len);
+void peer_cublas_close(peer_cublas *p);
+/* C (m x n) = A (m x k) * B (k x n) in FP32, without TF32 unless tf32. */
+int peer_cublas_sgemm(peer_cublas *p, int tf32, size_t m, size_t n, size_t k, const duet_buf *a,
+                      const duet_buf *b, duet_buf *c, char *err, size_t len);
+/* out (cols x rows) = in^T (rows x cols), with cublasSgeam. */
+int peer_cublas_transpose(peer_cublas *p, size_t rows, size_t cols, const duet_buf *in,
+                          duet_buf *out, char *err, size_t len);
+#endif
+
+#ifdef DUET_HAVE_CLBLAST
+typedef struct peer_clblast peer_clblast;
+int peer_clblast_open(duet_ctx *ctx, peer_clblast **out, char *err, size_t len);
+void peer_clblast_close(peer_clblast *p);
+int peer_clblast_sgemm(peer_clblast *p, size_t m, size_t n, size_t k, const duet_buf *a,
+                       const duet_buf *b, duet_buf *c, char *err, size_t len);
+/* With CLBlastSomatcopy. */
+int peer_clblast_transpose(peer_clblast *p, size_t rows, size_t cols, const duet_buf *in,
+                           duet_buf *out, char *err, size_t len);
+#endif
+
+#endif

@@ -1,0 +1,56 @@
+/* CLBlast on duet's OpenCL buffers and queue. CLBlast takes row-major layouts directly. */
+#include "config.h"
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <clblast_c.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "peer.h"
+
+struct peer_clblast {
+  cl_command_queue queue;
+};
+
+static int fail(char *err, size_t len, const char *call, CLBlastStatusCode s) {
+  snprintf(err, len, "%s failed: CLBlast status %d", call, (int)s);
+  return -1;
+}
+
+int peer_clblast_open(duet_ctx *ctx, peer_clblast **out, char *err, size_t len) {
+  *out = NULL;
+  peer_clblast *p = calloc(1, sizeof *p);
+  if (!p) {
+    snprintf(err, len, "out of host memory");
+    return -1;
+  }
+  p->queue = (cl_command_queue)duet_ctx_native_queue(ctx);
+  *out = p;
+  return 0;
+}
+
+/* CLBlast keeps its compiled kernels in a process-wide cache that holds on to the OpenCL context;
+ * emptying it lets duet release the context. The queue itself is duet's. */
+void peer_clblast_close(peer_clblast *p) {
+  if (!p) return;
+  CLBlastClearCache();
+  free(p);
+}
+
+int peer_clblast_sgemm(peer_clblast *p, size_t m, size_t n, size_t k, const duet_buf *a,
+                       const duet_buf *b, duet_buf *c, char *err, size_t len) {
+  CLBlastStatusCode s =
+      CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n, k, 1.0f,
+                   (cl_mem)duet_buf_native(a), 0, k, (cl_mem)duet_buf_native(b), 0, n, 0.0f,
+                   (cl_mem)duet_buf_native(c), 0, n, &p->queue, NULL);
+  return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSgemm", s);
+}
+
+int peer_clblast_transpose(peer_clblast *p, size_t rows, size_t cols, const duet_buf *in,
+                           duet_buf *out, char *err, size_t len) {
+  CLBlastStatusCode s = CLBlastSomatcopy(CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols,
+                                         1.0f, (cl_mem)duet_buf_native(in), 0, cols,
+                                         (cl_mem)duet_buf_native(out), 0, rows, &p->queue, NULL);
+  return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSomatcopy", s);
+}
