@@ -33,10 +33,16 @@ int harness_for_each_ctx(harness_ctx_fn fn, void *user);
 /* Prints "harness: N passed, N failed, N skipped"; returns the exit status (0, 1 or 77). */
 int harness_end(void);
 
+/* Whether device_bytes fit the device and host_bytes fit this host's memory; else says why.
+ * Sizes are estimates: both are checked against totals, not against what is free. */
+int harness_fits(const harness_dev *dev, double device_bytes, double host_bytes, char *why,
+                 size_t n);
+
 /* ---- cases --------------------------------------------------------------------------------- */
 typedef struct {
-  char label[64]; /* the device's label, or "host - -" */
-  char what[192];    /* "<routine> <variant> <params>" */
+  char label[64];      /* the device's label, or "host - -" */
+  const duet_ctx *ctx; /* whose last_error a FAIL line quotes; NULL for host cases */
+  char what[192];      /* "<routine> <variant> <params>" */
   uint64_t seed;
   int failed;
   char detail[2048];
@@ -53,9 +59,10 @@ int harness_expect(harness_case *c, int cond, const char *fmt, ...)
 /* Fails the case unless status == want, quoting last_error of ctx (NULL: the thread's). */
 int harness_expect_status(harness_case *c, int status, int want, const duet_ctx *ctx,
                           const char *call);
-/* Prints the PASS or FAIL line and its detail, counts it; returns 1 when it passed. */
+/* Prints the PASS or FAIL line and, on FAIL, the detail and last_error; counts it; returns 1
+ * when it passed. */
 int harness_case_end(harness_case *c);
-/* Prints and counts a SKIP line for a case that will not run, and ends c. */
+/* Prints and counts a SKIP line for a case that will not run, instead of harness_case_end. */
 void harness_case_skip(harness_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- random data ----------------------------------------------------------------------------- */
@@ -78,6 +85,7 @@ float harness_rng_bits(harness_rng *r); /* any sign, exponent and mantissa; fini
 typedef enum { HARNESS_FILL_UNIT, HARNESS_FILL_BITS, HARNESS_FILL_POISON } harness_fill;
 
 typedef struct {
+  duet_ctx *ctx;
   size_t rows, cols, ld;
   size_t span;    /* floats the matrix covers, (rows-1)*ld + cols; 0 when empty */
   size_t len;     /* floats in the buffer */
@@ -96,8 +104,6 @@ int harness_mat_init_len(harness_mat *m, duet_ctx *ctx, size_t rows, size_t cols
 void harness_mat_free(harness_mat *m);
 /* Fills the matrix elements, guards the rest, and writes it all to the device. */
 int harness_mat_fill(harness_mat *m, harness_fill how, harness_rng *r);
-/* Whether float index i of the buffer is a matrix element (not padding or tail). */
-int harness_mat_is_elem(const harness_mat *m, size_t i);
 /* Reads the whole buffer into dst (len floats; dst may be m->host). */
 int harness_mat_read(const harness_mat *m, float *dst);
 /* Fails c when a padding or tail float of got differs in its bits from m's guard. */

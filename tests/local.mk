@@ -1,1 +1,19 @@
-# placeholder until the harness lands
+# Tests, included by the top-level Makefile.am: one harness library that every program links,
+# built by `make check` alone, and four programs run by automake's parallel driver (exit 77 =
+# SKIP). Each prints one line per case and a final "harness: N passed, N failed, N skipped"
+# that CI sums over tests/*.log.
+# Headers come from the global AM_CPPFLAGS (-I$(top_srcdir)/src).
+
+check_LIBRARIES = %reldir%/libharness.a
+%canon_reldir%_libharness_a_SOURCES = %reldir%/harness.h %reldir%/harness.c \
+	%reldir%/matrix.c %reldir%/case_move.c %reldir%/case_sgemm.c
+
+check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
+	%reldir%/test_errors
+TESTS = $(check_PROGRAMS)
+
+%canon_reldir%_harness_ldadd = %reldir%/libharness.a $(top_builddir)/libduet.la -lm
+%canon_reldir%_test_api_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_transpose_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_gemm_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_errors_LDADD = $(%canon_reldir%_harness_ldadd)
