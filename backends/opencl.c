@@ -39,21 +39,22 @@ static const char *cl_error_name(cl_int err) {
 #define E(x) \
   case x: return #x;
     E(CL_SUCCESS)
-    E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
-        E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
-            E(CL_PROFILING_INFO_NOT_AVAILABLE) E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE) E(
-                CL_INVALID_DEVICE_TYPE) E(CL_INVALID_PLATFORM) E(CL_INVALID_DEVICE)
-                E(CL_INVALID_CONTEXT) E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(
-                    CL_INVALID_BUILD_OPTIONS) E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE)
-                    E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX)
-                        E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS)
-                            E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
-                                E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET)
-                                    E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION)
-                                        E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE)
-                                            E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    E(CL_DEVICE_NOT_FOUND)
+    E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE) E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY) E(CL_PROFILING_INFO_NOT_AVAILABLE)
+            E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE) E(CL_INVALID_DEVICE_TYPE)
+                E(CL_INVALID_PLATFORM) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT) E(
+                    CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BUILD_OPTIONS)
+                    E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_KERNEL_NAME)
+                        E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX) E(CL_INVALID_ARG_VALUE)
+                            E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS)
+                                E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
+                                    E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET)
+                                        E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION)
+                                            E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE)
+                                                E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
 #undef E
-                                                case CL_PLATFORM_NOT_FOUND_KHR_
+                                                    case CL_PLATFORM_NOT_FOUND_KHR_
         : return "CL_PLATFORM_NOT_FOUND_KHR";
   }
   return "unknown OpenCL error";
@@ -186,10 +187,10 @@ static int ensure_program(duet_ctx *ctx) {
   if (im->program) return DUET_OK;
   char options[512];
   snprintf(options, sizeof options,
-           "-cl-std=CL1.2 -DTRANSPOSE_TILE=%d -DTRANSPOSE_ROWS=%d -DGEMM_SIMPLE_X=%d "
-           "-DGEMM_SIMPLE_Y=%d -DGEMM_TILE=%d",
-           DUET_TRANSPOSE_TILE, DUET_TRANSPOSE_ROWS, DUET_GEMM_SIMPLE_X, DUET_GEMM_SIMPLE_Y,
-           DUET_GEMM_TILE);
+           "-cl-std=CL1.2 -DTRANSPOSE_TILE=%d -DTRANSPOSE_ROWS=%d -DTRANSPOSE_BAND=%d "
+           "-DGEMM_SIMPLE_X=%d -DGEMM_SIMPLE_Y=%d -DGEMM_TILE=%d",
+           DUET_TRANSPOSE_TILE, DUET_TRANSPOSE_ROWS, DUET_TRANSPOSE_BAND, DUET_GEMM_SIMPLE_X,
+           DUET_GEMM_SIMPLE_Y, DUET_GEMM_TILE);
   const char *src = duet__cl_program_source;
   cl_int err;
   cl_program prog = clCreateProgramWithSource(im->context, 1, &src, NULL, &err);

@@ -11,6 +11,20 @@ typedef long idx_t;
 #define FOR_EACH_TILE_Y(t, extent, tile) \
   for (idx_t t = get_group_id(1); t * (idx_t)(tile) < (extent); t += get_num_groups(1))
 
+/* Tile coordinates of this work-group in band order (see DUET_TRANSPOSE_BAND): a bijection of
+ * the num_groups(0) x num_groups(1) grid onto itself that walks `band` tile columns at a time. */
+typedef struct {
+  idx_t x, y;
+} tile_xy;
+inline tile_xy band_order(int band) {
+  const idx_t w = get_num_groups(0), h = get_num_groups(1);
+  const idx_t id = (idx_t)get_group_id(1) * w + get_group_id(0), per_band = (idx_t)band * h;
+  const idx_t first = id / per_band * band, in_band = id % per_band;
+  const idx_t width = w - first < band ? w - first : band; /* the last band may be narrower */
+  tile_xy t = {first + in_band % width, in_band / width};
+  return t;
+}
+
 /* Element (r, c) of op(X) for a row-major X with leading dimension ld, as base + c * step:
  * the transpose becomes index arithmetic, and the inner loops carry no branch. */
 typedef struct {

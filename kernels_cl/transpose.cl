@@ -2,12 +2,16 @@
  *
  * Tunables (the core passes the values of src/duet_tunables.h as -D options):
  *   TRANSPOSE_TILE  side of the square tile one work-group moves       (32)
+ *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of work-items in a work-group; the tiled variants
  *                   move TRANSPOSE_TILE / TRANSPOSE_ROWS elements each (8)
  * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded TILE*(TILE+1).
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
+#endif
+#ifndef TRANSPOSE_BAND
+#define TRANSPOSE_BAND 32
 #endif
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS 8
@@ -35,9 +39,13 @@ inline void transpose_tiled(const int pad, idx_t rows, idx_t cols,
                             __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   const int stride = TRANSPOSE_TILE + pad;
   const int tx = get_local_id(0), ty = get_local_id(1);
-  const idx_t col0 = (idx_t)get_group_id(0) * TRANSPOSE_TILE;
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
-    const idx_t row0 = tile * TRANSPOSE_TILE;
+  const tile_xy t = band_order(TRANSPOSE_BAND);
+  const idx_t col0 = t.x * TRANSPOSE_TILE;
+  /* Passes of num_groups(1) tile rows; the bound is the same for every work-group, and one whose
+   * tile lies below the matrix skips the pass as a whole, so no work-item misses a barrier. */
+  for (idx_t pass = 0; pass * TRANSPOSE_TILE < rows; pass += get_num_groups(1)) {
+    const idx_t row0 = (pass + t.y) * TRANSPOSE_TILE;
+    if (row0 >= rows) continue;
 #pragma unroll
     for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
       const idx_t r = row0 + ty + j, c = col0 + tx;

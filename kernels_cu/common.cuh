@@ -14,6 +14,20 @@ typedef long long idx_t;
 #define FOR_EACH_TILE_Y(t, extent, tile) \
   for (idx_t t = blockIdx.y; t * (idx_t)(tile) < (extent); t += gridDim.y)
 
+/* Tile coordinates of this block in band order (see DUET_TRANSPOSE_BAND): a bijection of the
+ * gridDim.x x gridDim.y grid onto itself that walks `band` tile columns at a time. */
+struct tile_xy {
+  idx_t x, y;
+};
+__device__ __forceinline__ tile_xy band_order(int band) {
+  const idx_t w = gridDim.x, h = gridDim.y;
+  const idx_t id = (idx_t)blockIdx.y * w + blockIdx.x, per_band = (idx_t)band * h;
+  const idx_t first = id / per_band * band, in_band = id % per_band;
+  const idx_t width = w - first < band ? w - first : band; /* the last band may be narrower */
+  tile_xy t = {first + in_band % width, in_band / width};
+  return t;
+}
+
 /* Element (r, c) of op(X) for a row-major X with leading dimension ld, as base + c * step:
  * the transpose becomes index arithmetic, and the inner loops carry no branch. */
 struct operand {

@@ -2,6 +2,7 @@
  *
  * Tunables (defaults from src/duet_tunables.h):
  *   TRANSPOSE_TILE  side of the square tile one block moves            (32)
+ *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of threads in a block; the tiled variants move
  *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements per thread (8)
  * Shared memory (dynamic): coalesced TILE*TILE floats, padded TILE*(TILE+1) floats.
@@ -10,6 +11,9 @@
 
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE DUET_TRANSPOSE_TILE
+#endif
+#ifndef TRANSPOSE_BAND
+#define TRANSPOSE_BAND DUET_TRANSPOSE_BAND
 #endif
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
@@ -39,9 +43,13 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
   extern __shared__ float tile_mem[];
   const int stride = TRANSPOSE_TILE + PAD;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const idx_t col0 = (idx_t)blockIdx.x * TRANSPOSE_TILE;
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
-    const idx_t row0 = tile * TRANSPOSE_TILE;
+  const tile_xy t = band_order(TRANSPOSE_BAND);
+  const idx_t col0 = t.x * TRANSPOSE_TILE;
+  /* Passes of gridDim.y tile rows; the bound is the same for every block, and a block whose tile
+   * lies below the matrix skips the pass as a whole, so no thread misses a barrier. */
+  for (idx_t pass = 0; pass * TRANSPOSE_TILE < rows; pass += gridDim.y) {
+    const idx_t row0 = (pass + t.y) * TRANSPOSE_TILE;
+    if (row0 >= rows) continue;
 #pragma unroll
     for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
       const idx_t r = row0 + ty + j, c = col0 + tx;

@@ -15,6 +15,14 @@
 #define DUET_TRANSPOSE_ROWS 8
 #endif
 
+/* Tiled transposes: blocks start in order of their linear id, x fastest. Taken row by row, the
+ * blocks resident at one time would read a few long rows of `in` but write short pieces into
+ * every row of `out`. Numbering tiles in bands TRANSPOSE_BAND tiles wide makes the resident set
+ * a square patch, so reads and writes both land in long runs of DRAM pages. */
+#ifndef DUET_TRANSPOSE_BAND
+#define DUET_TRANSPOSE_BAND 32
+#endif
+
 /* Naive and coalesced sgemm: one thread per element of C in a SIMPLE_X x SIMPLE_Y block. */
 #ifndef DUET_GEMM_SIMPLE_X
 #define DUET_GEMM_SIMPLE_X 32

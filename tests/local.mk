@@ -12,6 +12,11 @@ check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors
 TESTS = $(check_PROGRAMS)
 
+%canon_reldir%_libharness_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+%canon_reldir%_test_api_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_transpose_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_gemm_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_errors_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_harness_ldadd = %reldir%/libharness.a $(top_builddir)/libduet.la -lm
 %canon_reldir%_test_api_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_transpose_LDADD = $(%canon_reldir%_harness_ldadd)
