@@ -1,0 +1,25 @@
+# duet-bench throughput plot, H100 run of 2026-11-21: gnuplot gemm.gp
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+  set terminal pngcairo noenhanced size 1100,380
+} else {
+  set terminal png noenhanced size 1100,380
+}
+set output 'gemm.png'
+set multiplot layout 1,1
+set key outside right top
+set grid
+set logscale y
+set xlabel 'size'
+set offsets 0.2, 0.2, 0, 0
+set title 'gemm'
+set ylabel 'GFLOP/s'
+plot 'gemm.dat' index 0 using 1:3:xtic(2) with linespoints title 'cuda:0 naive', \
+     '' index 1 using 1:3:xtic(2) with linespoints title 'cuda:0 coalesced', \
+     '' index 2 using 1:3:xtic(2) with linespoints title 'cuda:0 tiled', \
+     '' index 3 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas', \
+     '' index 4 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas-tf32', \
+     '' index 5 using 1:3:xtic(2) with linespoints title 'opencl:0 naive', \
+     '' index 6 using 1:3:xtic(2) with linespoints title 'opencl:0 coalesced', \
+     '' index 7 using 1:3:xtic(2) with linespoints title 'opencl:0 tiled', \
+     '' index 8 using 1:3:xtic(2) with linespoints title 'opencl:0 clblast'
+unset multiplot
