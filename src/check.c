@@ -46,9 +46,8 @@ duet__launch duet__launch_2d(size_t extent_x, size_t extent_y, unsigned tile_x, 
 
 int duet__launch_variant(duet_ctx *ctx, const duet__variant *v, size_t rows, size_t cols,
                          const duet__arg *args, unsigned nargs) {
-  duet__launch l = v->x_walks_rows ? duet__launch_2d(rows, cols, v->tile_x, v->tile_y, v->block_x,
-                                                     v->block_y, v->shared_bytes)
-                                   : duet__launch_2d(cols, rows, v->tile_x, v->tile_y, v->block_x,
-                                                     v->block_y, v->shared_bytes);
+  const size_t x = v->x_walks_rows ? rows : cols, y = v->x_walks_rows ? cols : rows;
+  duet__launch l =
+      duet__launch_2d(x, y, v->tile_x, v->tile_y, v->block_x, v->block_y, v->shared_bytes);
   return ctx->ops->launch(ctx, v->kernel, &l, args, nargs);
 }
