@@ -12,17 +12,25 @@ typedef long idx_t;
   for (idx_t t = get_group_id(1); t * (idx_t)(tile) < (extent); t += get_num_groups(1))
 
 /* Tile coordinates of this work-group in band order (see DUET_TRANSPOSE_BAND): a bijection of
- * the num_groups(0) x num_groups(1) grid onto itself that walks `band` tile columns at a time. */
+ * the num_groups(0) x num_groups(1) grid onto itself that walks `band` tile columns at a time.
+ * 32-bit on purpose: 64-bit division here cost the tiled transposes 8 registers on NVIDIA, and
+ * with them two resident work-groups per SM. The core refuses grids of 2^32 groups or more. */
 typedef struct {
-  idx_t x, y;
+  uint x, y;
 } tile_xy;
-inline tile_xy band_order(int band) {
-  const idx_t w = get_num_groups(0), h = get_num_groups(1);
-  const idx_t id = (idx_t)get_group_id(1) * w + get_group_id(0), per_band = (idx_t)band * h;
-  const idx_t first = id / per_band * band, in_band = id % per_band;
-  const idx_t width = w - first < band ? w - first : band; /* the last band may be narrower */
+inline tile_xy band_order(uint band) {
+  const uint w = get_num_groups(0), h = get_num_groups(1);
+  const uint id = (uint)get_group_id(1) * w + (uint)get_group_id(0), per_band = band * h;
+  const uint first = id / per_band * band, in_band = id % per_band;
+  const uint width = min(w - first, band); /* the last band may be narrower */
   tile_xy t = {first + in_band % width, in_band / width};
   return t;
+}
+
+/* How much of a TILE x TILE tile that starts at `start` lies inside `extent`, as an int, so
+ * that edge guards are 32-bit compares. */
+inline int tile_span(idx_t extent, idx_t start, int tile) {
+  return extent - start < tile ? (int)(extent - start) : tile;
 }
 
 /* Element (r, c) of op(X) for a row-major X with leading dimension ld, as base + c * step:

@@ -14,30 +14,33 @@
 #define TRANSPOSE_ROWS 8
 #endif
 
-__kernel void duet_copy(idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
-                        __global float *restrict out, idx_t ld_out) {
+/* copy and scale visit the same elements and differ only in what they store there. */
+inline void copy_geometry(const int scale, idx_t rows, idx_t cols,
+                          __global const float *restrict in, idx_t ld_in,
+                          __global float *restrict out, idx_t ld_out, float beta) {
   const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
   FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
     if (col >= cols) continue;
 #pragma unroll
     for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
       const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + j;
-      if (row < rows) out[row * ld_out + col] = in[row * ld_in + col];
+      if (row >= rows) continue;
+      if (scale)
+        store_c(out, row * ld_out + col, 0.0f, 0.0f, beta);
+      else
+        out[row * ld_out + col] = in[row * ld_in + col];
     }
   }
+}
+
+__kernel void duet_copy(idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+                        __global float *restrict out, idx_t ld_out) {
+  copy_geometry(0, rows, cols, in, ld_in, out, ld_out, 0.0f);
 }
 
 /* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy geometry.
  * beta == 0 stores zeros without reading C. */
 __kernel void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
                          idx_t ldc) {
-  const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
-    if (col >= cols) continue;
-#pragma unroll
-    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-      const idx_t row = tile * TRANSPOSE_TILE + (idx_t)get_local_id(1) + r;
-      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
-    }
-  }
+  copy_geometry(1, rows, cols, 0, 0, c, ldc, beta);
 }

@@ -40,23 +40,28 @@ inline void transpose_tiled(const int pad, idx_t rows, idx_t cols,
   const int stride = TRANSPOSE_TILE + pad;
   const int tx = get_local_id(0), ty = get_local_id(1);
   const tile_xy t = band_order(TRANSPOSE_BAND);
-  const idx_t col0 = t.x * TRANSPOSE_TILE;
+  const idx_t col0 = (idx_t)t.x * TRANSPOSE_TILE;
+  const int n_cols = tile_span(cols, col0, TRANSPOSE_TILE);
+  /* This work-item's slots: row ty of the tile while loading, column ty while storing. */
+  __local float *const put = tile_mem + ty * stride + tx;
+  __local const float *const get = tile_mem + tx * stride + ty;
   /* Passes of num_groups(1) tile rows; the bound is the same for every work-group, and one whose
    * tile lies below the matrix skips the pass as a whole, so no work-item misses a barrier. */
   for (idx_t pass = 0; pass * TRANSPOSE_TILE < rows; pass += get_num_groups(1)) {
     const idx_t row0 = (pass + t.y) * TRANSPOSE_TILE;
     if (row0 >= rows) continue;
+    const int n_rows = tile_span(rows, row0, TRANSPOSE_TILE);
+    /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
+     * (8 groups of 256 work-items per SM) with all TILE/ROWS loads of a work-item in flight. */
+    __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
 #pragma unroll
-    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
-      const idx_t r = row0 + ty + j, c = col0 + tx;
-      if (r < rows && c < cols) tile_mem[(ty + j) * stride + tx] = in[r * ld_in + c];
-    }
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS)
+      if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
     barrier(CLK_LOCAL_MEM_FENCE);
+    __global float *dst = out + (col0 + ty) * ld_out + (row0 + tx);
 #pragma unroll
-    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
-      const idx_t r = col0 + ty + j, c = row0 + tx; /* row and column of out */
-      if (r < cols && c < rows) out[r * ld_out + c] = tile_mem[tx * stride + ty + j];
-    }
+    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS)
+      if (ty + j < n_cols && tx < n_rows) dst[j * ld_out] = get[j];
     /* The next tile overwrites tile_mem: wait until every work-item has read this one. */
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -15,17 +15,25 @@ typedef long long idx_t;
   for (idx_t t = blockIdx.y; t * (idx_t)(tile) < (extent); t += gridDim.y)
 
 /* Tile coordinates of this block in band order (see DUET_TRANSPOSE_BAND): a bijection of the
- * gridDim.x x gridDim.y grid onto itself that walks `band` tile columns at a time. */
+ * gridDim.x x gridDim.y grid onto itself that walks `band` tile columns at a time.
+ * 32-bit on purpose: 64-bit division here cost the tiled transposes 8 registers, and with them
+ * two resident blocks per SM. The core refuses grids of 2^32 blocks or more (duet__launch_2d). */
 struct tile_xy {
-  idx_t x, y;
+  unsigned x, y;
 };
-__device__ __forceinline__ tile_xy band_order(int band) {
-  const idx_t w = gridDim.x, h = gridDim.y;
-  const idx_t id = (idx_t)blockIdx.y * w + blockIdx.x, per_band = (idx_t)band * h;
-  const idx_t first = id / per_band * band, in_band = id % per_band;
-  const idx_t width = w - first < band ? w - first : band; /* the last band may be narrower */
+__device__ __forceinline__ tile_xy band_order(unsigned band) {
+  const unsigned w = gridDim.x, h = gridDim.y;
+  const unsigned id = blockIdx.y * w + blockIdx.x, per_band = band * h;
+  const unsigned first = id / per_band * band, in_band = id % per_band;
+  const unsigned width = min(w - first, band); /* the last band may be narrower */
   tile_xy t = {first + in_band % width, in_band / width};
   return t;
+}
+
+/* How much of a TILE x TILE tile that starts at `start` lies inside `extent`, as an int, so
+ * that edge guards are 32-bit compares. */
+__device__ __forceinline__ int tile_span(idx_t extent, idx_t start, int tile) {
+  return extent - start < tile ? (int)(extent - start) : tile;
 }
 
 /* Element (r, c) of op(X) for a row-major X with leading dimension ld, as base + c * step:

@@ -16,31 +16,35 @@
 #define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
 #endif
 
-__global__ void duet_copy(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
-                          float *__restrict__ out, idx_t ld_out) {
+/* copy and scale visit the same elements and differ only in what they store there. */
+template <int SCALE>
+__device__ __forceinline__ void copy_geometry(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                              idx_t ld_in, float *__restrict__ out, idx_t ld_out,
+                                              float beta) {
   const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
   FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
     if (col >= cols) continue;
 #pragma unroll
     for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS) {
       const idx_t row = tile * TRANSPOSE_TILE + threadIdx.y + j;
-      if (row < rows) out[row * ld_out + col] = in[row * ld_in + col];
+      if (row >= rows) continue;
+      if (SCALE)
+        store_c(out, row * ld_out + col, 0.0f, 0.0f, beta);
+      else
+        out[row * ld_out + col] = in[row * ld_in + col];
     }
   }
+}
+
+__global__ void duet_copy(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
+                          float *__restrict__ out, idx_t ld_out) {
+  copy_geometry<0>(rows, cols, in, ld_in, out, ld_out, 0.0f);
 }
 
 /* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy geometry.
  * beta == 0 stores zeros without reading C. */
 __global__ void duet_scale(idx_t rows, idx_t cols, float beta, float *__restrict__ c, idx_t ldc) {
-  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_TILE) {
-    if (col >= cols) continue;
-#pragma unroll
-    for (int r = 0; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-      const idx_t row = tile * TRANSPOSE_TILE + threadIdx.y + r;
-      if (row < rows) store_c(c, row * ldc + col, 0.0f, 0.0f, beta);
-    }
-  }
+  copy_geometry<1>(rows, cols, 0, 0, c, ldc, beta);
 }
 
 extern "C" const duet__cu_kernel duet__cu_copy_kernels[] = {

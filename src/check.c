@@ -49,5 +49,11 @@ int duet__launch_variant(duet_ctx *ctx, const duet__variant *v, size_t rows, siz
   const size_t x = v->x_walks_rows ? rows : cols, y = v->x_walks_rows ? cols : rows;
   duet__launch l =
       duet__launch_2d(x, y, v->tile_x, v->tile_y, v->block_x, v->block_y, v->shared_bytes);
+  /* Kernels number their blocks with 32-bit arithmetic (band_order). No buffer a device can
+   * hold reaches this, but the core says so rather than let the ids wrap. */
+  size_t blocks;
+  if (__builtin_mul_overflow(l.grid[0], l.grid[1], &blocks) || blocks > UINT32_MAX)
+    return duet__fail(ctx, DUET_EUNSUPPORTED, "%s: a grid of %zu x %zu blocks exceeds 2^32 blocks",
+                      duet__kernel_name(v->kernel), l.grid[0], l.grid[1]);
   return ctx->ops->launch(ctx, v->kernel, &l, args, nargs);
 }
