@@ -33,19 +33,41 @@ static void compare_at(diff *d, float got, float want, size_t out_index, size_t 
   if (!isnan(d->max_err) && !(e <= d->max_err)) d->max_err = e; /* a NaN, once seen, stays */
 }
 
-/* Walks the input in 64 x 64 blocks so that the transposed reads of `out` stay in cache. */
+static void merge(diff *into, const diff *d) {
+  if (!d->bad) return;
+  if (!into->bad || d->first_out < into->first_out) {
+    into->first_out = d->first_out;
+    into->first_r = d->first_r;
+    into->first_c = d->first_c;
+    into->got = d->got;
+    into->want = d->want;
+  }
+  into->bad += d->bad;
+  if (isnan(d->max_err) || d->max_err > into->max_err) into->max_err = d->max_err;
+}
+
+/* Walks the input in 64 x 64 blocks so that the transposed reads of `out` stay in cache, bands
+ * of 64 rows in parallel: at 2^31 elements a serial walk is most of a case's time. */
 static diff compare(const harness_mat *in, const float *out, size_t ld_out, int transposed) {
-  diff d;
-  memset(&d, 0, sizeof d);
+  diff all;
+  memset(&all, 0, sizeof all);
   const size_t B = 64;
-  for (size_t r0 = 0; r0 < in->rows; r0 += B)
-    for (size_t c0 = 0; c0 < in->cols; c0 += B)
-      for (size_t r = r0; r < r0 + B && r < in->rows; r++)
-        for (size_t c = c0; c < c0 + B && c < in->cols; c++) {
-          size_t o = transposed ? c * ld_out + r : r * ld_out + c;
-          compare_at(&d, out[o], in->host[r * in->ld + c], o, r, c);
-        }
-  return d;
+#pragma omp parallel
+  {
+    diff d;
+    memset(&d, 0, sizeof d);
+#pragma omp for schedule(dynamic, 16)
+    for (size_t r0 = 0; r0 < in->rows; r0 += B)
+      for (size_t c0 = 0; c0 < in->cols; c0 += B)
+        for (size_t r = r0; r < r0 + B && r < in->rows; r++)
+          for (size_t c = c0; c < c0 + B && c < in->cols; c++) {
+            size_t o = transposed ? c * ld_out + r : r * ld_out + c;
+            compare_at(&d, out[o], in->host[r * in->ld + c], o, r, c);
+          }
+#pragma omp critical
+    merge(&all, &d);
+  }
+  return all;
 }
 
 int harness_run_move(const harness_dev *dev, duet_transpose_variant v, size_t rows, size_t cols,

@@ -18,6 +18,12 @@ static struct {
   int contexts; /* contexts that ran over the whole program */
 } H;
 
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* ---- random data ----------------------------------------------------------------------------- */
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
@@ -45,15 +51,22 @@ uint64_t harness_rng_next(harness_rng *r) { /* xoshiro256** */
   return out;
 }
 
-float harness_rng_unit(harness_rng *r) {
-  uint64_t u = harness_rng_next(r);
+uint64_t harness_hash(uint64_t key, uint64_t i) {
+  uint64_t x = key ^ i * 0xd1b54a32d192ed03ull;
+  return splitmix64(&x);
+}
+
+float harness_unit_of(uint64_t u) {
   /* (x + 0.5) / 2^24 is never 0, so no element can pass for an untouched zeroed buffer. */
   double mag = ((double)(u >> 40) + 0.5) / 16777216.0;
   return (float)((u & 1) ? -mag : mag);
 }
 
-float harness_rng_bits(harness_rng *r) {
-  uint64_t u = harness_rng_next(r);
+float harness_rng_unit(harness_rng *r) { return harness_unit_of(harness_rng_next(r)); }
+
+float harness_rng_bits(harness_rng *r) { return harness_bits_of(harness_rng_next(r)); }
+
+float harness_bits_of(uint64_t u) {
   /* Biased exponents 64..191 stay clear of zero, denormals (which some devices flush), inf and
    * NaN, while still spanning magnitudes that no arithmetic detour would preserve bit-exactly. */
   uint32_t bits = (uint32_t)(u >> 63) << 31 | (uint32_t)(64 + ((u >> 32) & 127)) << 23 |
@@ -74,6 +87,7 @@ void harness_case_begin(harness_case *c, const harness_dev *dev, const char *fmt
   va_end(ap);
   uint64_t x = H.seed + ++H.cases * 0xd1b54a32d192ed03ull;
   c->seed = splitmix64(&x);
+  c->started = now_s();
 }
 
 static void vappend(harness_case *c, const char *fmt, va_list ap) {
@@ -115,8 +129,8 @@ int harness_expect_status(harness_case *c, int status, int want, const duet_ctx 
 }
 
 int harness_case_end(harness_case *c) {
-  printf("%s  %s  %s  seed=%#llx\n", c->failed ? "FAIL" : "PASS", c->label, c->what,
-         (unsigned long long)c->seed);
+  printf("%s  %s  %s  seed=%#llx  %.2f s\n", c->failed ? "FAIL" : "PASS", c->label, c->what,
+         (unsigned long long)c->seed, now_s() - c->started);
   if (!c->failed) {
     H.passed++;
     return 1;

@@ -45,6 +45,7 @@ typedef struct {
   char what[192];      /* "<routine> <variant> <params>" */
   uint64_t seed;
   int failed;
+  double started; /* seconds, monotonic: the PASS/FAIL line reports each case's wall time */
   char detail[2048];
 } harness_case;
 
@@ -74,6 +75,11 @@ harness_rng harness_rng_make(uint64_t seed);
 uint64_t harness_rng_next(harness_rng *r);
 float harness_rng_unit(harness_rng *r); /* uniform in [-1, 1], never 0 */
 float harness_rng_bits(harness_rng *r); /* any sign, exponent and mantissa; finite, normal */
+/* The same values from a counter: element i of a stream keyed by `key`, so that large matrices
+ * fill in parallel. */
+uint64_t harness_hash(uint64_t key, uint64_t i);
+float harness_unit_of(uint64_t u);
+float harness_bits_of(uint64_t u);
 
 /* ---- guarded device matrices ------------------------------------------------------------- */
 /* Every matrix buffer ends in HARNESS_TAIL guard floats past ((rows-1)*ld + cols), and holds
