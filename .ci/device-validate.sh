@@ -81,8 +81,10 @@ if has bench; then
 fi
 
 if has tune; then
-  echo "=== tuning builds"
-  for t in 16; do
+  echo "=== tuning builds (the default build first, for the same-run comparison)"
+  tools/duet-bench gemm --backend all --variant tiled --sizes 1024,2048,4096 2>/dev/null |
+    tee "$logs/bench-gemm-default.txt"
+  for t in ${TUNE_TILES:-16}; do
     build /tmp/duet-tile$t CPPFLAGS=-DDUET_GEMM_TILE=$t NVCCFLAGS=-DDUET_GEMM_TILE=$t &&
       /tmp/duet-tile$t/tools/duet-bench gemm --backend all --variant tiled --sizes 1024,2048,4096 \
         2>/dev/null | tee "$logs/bench-gemm-tile$t.txt"
