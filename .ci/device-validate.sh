@@ -80,14 +80,20 @@ if has bench; then
   done
 fi
 
+# Tuning: the default build, then one build per set of -D flags in TUNE_SETS (separated by ';'),
+# each timing TUNE_ROUTINE at TUNE_SIZES with TUNE_VARIANTS on both backends, in the same run.
 if has tune; then
-  echo "=== tuning builds (the default build first, for the same-run comparison)"
-  tools/duet-bench gemm --backend all --variant tiled --sizes 1024,2048,4096 2>/dev/null |
-    tee "$logs/bench-gemm-default.txt"
-  for t in ${TUNE_TILES:-16}; do
-    build /tmp/duet-tile$t CPPFLAGS=-DDUET_GEMM_TILE=$t NVCCFLAGS=-DDUET_GEMM_TILE=$t &&
-      /tmp/duet-tile$t/tools/duet-bench gemm --backend all --variant tiled --sizes 1024,2048,4096 \
-        2>/dev/null | tee "$logs/bench-gemm-tile$t.txt"
+  routine=${TUNE_ROUTINE:-gemm} sizes=${TUNE_SIZES:-1024,2048,4096} variants=${TUNE_VARIANTS:-tiled}
+  echo "=== tuning $routine: default build first, for the same-run comparison"
+  tools/duet-bench $routine --backend all --variant $variants --sizes $sizes 2>/dev/null |
+    tee "$logs/tune-$routine-default.txt"
+  IFS=';' read -ra sets <<<"${TUNE_SETS:--DDUET_GEMM_TILE=16;-DDUET_GEMM_TILE=8}"
+  for flags in "${sets[@]}"; do
+    tag=$(echo "$flags" | tr -c 'A-Za-z0-9=\n' '_' | sed 's/__*/_/g')
+    echo "=== $flags"
+    build /tmp/duet-tune CPPFLAGS="$flags" NVCCFLAGS="$flags" &&
+      /tmp/duet-tune/tools/duet-bench $routine --backend all --variant $variants --sizes $sizes \
+        2>/dev/null | tee "$logs/tune-$routine$tag.txt"
   done
 fi
 cd "$OUT" && tar -czf logs.tar.gz logs && rm -rf logs
