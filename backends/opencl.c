@@ -208,9 +208,10 @@ static int ensure_program(duet_ctx *ctx) {
   char options[512];
   snprintf(options, sizeof options,
            "-cl-std=CL1.2 -DTRANSPOSE_TILE=%d -DTRANSPOSE_ROWS=%d -DTRANSPOSE_BAND=%d "
+           "-DTRANSPOSE_WIDE_TILE=%d -DTRANSPOSE_WIDE_ROWS=%d "
            "-DGEMM_SIMPLE_X=%d -DGEMM_SIMPLE_Y=%d -DGEMM_TILE=%d",
-           DUET_TRANSPOSE_TILE, DUET_TRANSPOSE_ROWS, DUET_TRANSPOSE_BAND, DUET_GEMM_SIMPLE_X,
-           DUET_GEMM_SIMPLE_Y, DUET_GEMM_TILE);
+           DUET_TRANSPOSE_TILE, DUET_TRANSPOSE_ROWS, DUET_TRANSPOSE_BAND, DUET_TRANSPOSE_WIDE_TILE,
+           DUET_TRANSPOSE_WIDE_ROWS, DUET_GEMM_SIMPLE_X, DUET_GEMM_SIMPLE_Y, DUET_GEMM_TILE);
   const char *src = duet__cl_program_source;
   cl_int err;
   cl_program prog = clCreateProgramWithSource(im->context, 1, &src, NULL, &err);

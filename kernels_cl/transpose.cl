@@ -5,7 +5,9 @@
  *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of work-items in a work-group; the tiled variants
  *                   move TRANSPOSE_TILE / TRANSPOSE_ROWS elements each (8)
- * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded TILE*(TILE+1).
+ *   TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS  the same two for padded-wide (64, 16)
+ * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded TILE*(TILE+1),
+ * padded-wide WIDE_TILE*(WIDE_TILE+1).
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
@@ -15,6 +17,12 @@
 #endif
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS 8
+#endif
+#ifndef TRANSPOSE_WIDE_TILE
+#define TRANSPOSE_WIDE_TILE 64
+#endif
+#ifndef TRANSPOSE_WIDE_ROWS
+#define TRANSPOSE_WIDE_ROWS 16
 #endif
 
 /* naive: one element per work-item, a TILE x ROWS work-group over a TILE x ROWS patch of `in`.
@@ -30,37 +38,38 @@ __kernel void duet_transpose_naive(idx_t rows, idx_t cols, __global const float 
   }
 }
 
-/* Shared by coalesced (pad 0) and padded (pad 1): the work-group stages a TILE x TILE tile in
- * local memory, reading rows of `in` and writing rows of `out`, so both global sides are
- * coalesced. The write phase reads a column of the tile: with pad 0 the 32 lanes of a warp hit
- * addresses 32 floats apart, all in one bank, a 32-way conflict; pad 1 staggers rows by a bank. */
-inline void transpose_tiled(const int pad, idx_t rows, idx_t cols,
-                            __global const float *restrict in, idx_t ld_in,
+/* Shared by coalesced (pad 0), padded and padded-wide (pad 1): the work-group stages a
+ * tile x tile tile in local memory, reading rows of `in` and writing rows of `out`, so both
+ * global sides are coalesced. The write phase reads a column of the tile: with pad 0 the 32 lanes
+ * of a warp hit addresses tile floats apart, all in one bank, a 32-way conflict; pad 1 staggers
+ * rows by one bank. tile, rows_per and pad are constants at every call, so the loops unroll. */
+inline void transpose_tiled(const int tile, const int rows_per, const int pad, idx_t rows,
+                            idx_t cols, __global const float *restrict in, idx_t ld_in,
                             __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
-  const int stride = TRANSPOSE_TILE + pad;
+  const int stride = tile + pad;
   const int tx = get_local_id(0), ty = get_local_id(1);
   const tile_xy t = band_order(TRANSPOSE_BAND);
-  const idx_t col0 = (idx_t)t.x * TRANSPOSE_TILE;
-  const int n_cols = tile_span(cols, col0, TRANSPOSE_TILE);
+  const idx_t col0 = (idx_t)t.x * tile;
+  const int n_cols = tile_span(cols, col0, tile);
   /* This work-item's slots: row ty of the tile while loading, column ty while storing. */
   __local float *const put = tile_mem + ty * stride + tx;
   __local const float *const get = tile_mem + tx * stride + ty;
   /* Passes of num_groups(1) tile rows; the bound is the same for every work-group, and one whose
    * tile lies below the matrix skips the pass as a whole, so no work-item misses a barrier. */
-  for (idx_t pass = 0; pass * TRANSPOSE_TILE < rows; pass += get_num_groups(1)) {
-    const idx_t row0 = (pass + t.y) * TRANSPOSE_TILE;
+  for (idx_t pass = 0; pass * tile < rows; pass += get_num_groups(1)) {
+    const idx_t row0 = (pass + t.y) * tile;
     if (row0 >= rows) continue;
-    const int n_rows = tile_span(rows, row0, TRANSPOSE_TILE);
+    const int n_rows = tile_span(rows, row0, tile);
     /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
-     * (8 groups of 256 work-items per SM) with all TILE/ROWS loads of a work-item in flight. */
+     * (8 groups of 256 work-items per SM) with all tile/rows_per loads of a work-item in flight. */
     __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
 #pragma unroll
-    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS)
+    for (int j = 0; j < tile; j += rows_per)
       if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
     barrier(CLK_LOCAL_MEM_FENCE);
     __global float *dst = out + (col0 + ty) * ld_out + (row0 + tx);
 #pragma unroll
-    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS)
+    for (int j = 0; j < tile; j += rows_per)
       if (ty + j < n_cols && tx < n_rows) dst[j * ld_out] = get[j];
     /* The next tile overwrites tile_mem: wait until every work-item has read this one. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -71,12 +80,24 @@ inline void transpose_tiled(const int pad, idx_t rows, idx_t cols,
 __kernel void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
                                        idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                        __local float *tile_mem) {
-  transpose_tiled(0, rows, cols, in, ld_in, out, ld_out, tile_mem);
+  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, rows, cols, in, ld_in, out, ld_out,
+                  tile_mem);
 }
 
 /* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
 __kernel void duet_transpose_padded(idx_t rows, idx_t cols, __global const float *restrict in,
                                     idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                     __local float *tile_mem) {
-  transpose_tiled(1, rows, cols, in, ld_in, out, ld_out, tile_mem);
+  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 1, rows, cols, in, ld_in, out, ld_out,
+                  tile_mem);
+}
+
+/* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `in` start off 128-byte
+ * boundaries, each warp's 32 floats straddle five 32-byte sectors; in a 64-wide tile row the
+ * sector two warps share is fetched once and found in L1 by the other. */
+__kernel void duet_transpose_padded_wide(idx_t rows, idx_t cols, __global const float *restrict in,
+                                         idx_t ld_in, __global float *restrict out, idx_t ld_out,
+                                         __local float *tile_mem) {
+  transpose_tiled(TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, 1, rows, cols, in, ld_in, out, ld_out,
+                  tile_mem);
 }

@@ -5,7 +5,9 @@
  *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of threads in a block; the tiled variants move
  *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements per thread (8)
- * Shared memory (dynamic): coalesced TILE*TILE floats, padded TILE*(TILE+1) floats.
+ *   TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS  the same two for padded-wide (64, 16)
+ * Shared memory (dynamic): coalesced TILE*TILE floats, padded TILE*(TILE+1) floats,
+ * padded-wide WIDE_TILE*(WIDE_TILE+1) floats.
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #include "common.cuh"
 
@@ -17,6 +19,12 @@
 #endif
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
+#endif
+#ifndef TRANSPOSE_WIDE_TILE
+#define TRANSPOSE_WIDE_TILE DUET_TRANSPOSE_WIDE_TILE
+#endif
+#ifndef TRANSPOSE_WIDE_ROWS
+#define TRANSPOSE_WIDE_ROWS DUET_TRANSPOSE_WIDE_ROWS
 #endif
 
 /* naive: one element per thread, a TILE x ROWS block over a TILE x ROWS patch of `in`.
@@ -32,39 +40,40 @@ __global__ void duet_transpose_naive(idx_t rows, idx_t cols, const float *__rest
   }
 }
 
-/* Shared by coalesced (PAD 0) and padded (PAD 1): the block stages a TILE x TILE tile in shared
- * memory, reading rows of `in` and writing rows of `out`, so both global sides are coalesced.
- * The write phase reads a column of the tile: with PAD 0 the 32 lanes of a warp hit addresses
- * 32 floats apart, all in one bank, a 32-way conflict; PAD 1 staggers rows by one bank. */
-template <int PAD>
+/* Shared by coalesced (PAD 0), padded and padded-wide (PAD 1): the block stages a TILE x TILE
+ * tile in shared memory, reading rows of `in` and writing rows of `out`, so both global sides
+ * are coalesced. The write phase reads a column of the tile: with PAD 0 the 32 lanes of a warp
+ * hit addresses TILE floats apart, all in one bank, a 32-way conflict; PAD 1 staggers rows by
+ * one bank. */
+template <int TILE, int ROWS, int PAD>
 __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
                                                 const float *__restrict__ in, idx_t ld_in,
                                                 float *__restrict__ out, idx_t ld_out) {
   extern __shared__ float tile_mem[];
-  const int stride = TRANSPOSE_TILE + PAD;
+  const int stride = TILE + PAD;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const tile_xy t = band_order(TRANSPOSE_BAND);
-  const idx_t col0 = (idx_t)t.x * TRANSPOSE_TILE;
-  const int n_cols = tile_span(cols, col0, TRANSPOSE_TILE);
+  const idx_t col0 = (idx_t)t.x * TILE;
+  const int n_cols = tile_span(cols, col0, TILE);
   /* This thread's slots: row ty of the tile while loading, column ty while storing. */
   float *const put = tile_mem + ty * stride + tx;
   const float *const get = tile_mem + tx * stride + ty;
   /* Passes of gridDim.y tile rows; the bound is the same for every block, and a block whose tile
    * lies below the matrix skips the pass as a whole, so no thread misses a barrier. */
-  for (idx_t pass = 0; pass * TRANSPOSE_TILE < rows; pass += gridDim.y) {
-    const idx_t row0 = (pass + t.y) * TRANSPOSE_TILE;
+  for (idx_t pass = 0; pass * TILE < rows; pass += gridDim.y) {
+    const idx_t row0 = (pass + t.y) * TILE;
     if (row0 >= rows) continue;
-    const int n_rows = tile_span(rows, row0, TRANSPOSE_TILE);
+    const int n_rows = tile_span(rows, row0, TILE);
     /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
      * (8 blocks of 256 threads per SM) with all TILE/ROWS loads of a thread in flight at once. */
     const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
 #pragma unroll
-    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS)
+    for (int j = 0; j < TILE; j += ROWS)
       if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
     __syncthreads();
     float *dst = out + (col0 + ty) * ld_out + (row0 + tx);
 #pragma unroll
-    for (int j = 0; j < TRANSPOSE_TILE; j += TRANSPOSE_ROWS)
+    for (int j = 0; j < TILE; j += ROWS)
       if (ty + j < n_cols && tx < n_rows) dst[j * ld_out] = get[j];
     /* The next tile overwrites tile_mem: wait until every thread has read this one. */
     __syncthreads();
@@ -74,18 +83,28 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
 /* coalesced: TILE x TILE shared tile, no padding (bank conflicts on the column read). */
 __global__ void duet_transpose_coalesced(idx_t rows, idx_t cols, const float *__restrict__ in,
                                          idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
-  transpose_tiled<0>(rows, cols, in, ld_in, out, ld_out);
+  transpose_tiled<TRANSPOSE_TILE, TRANSPOSE_ROWS, 0>(rows, cols, in, ld_in, out, ld_out);
 }
 
 /* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
 __global__ void duet_transpose_padded(idx_t rows, idx_t cols, const float *__restrict__ in,
                                       idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
-  transpose_tiled<1>(rows, cols, in, ld_in, out, ld_out);
+  transpose_tiled<TRANSPOSE_TILE, TRANSPOSE_ROWS, 1>(rows, cols, in, ld_in, out, ld_out);
+}
+
+/* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `in` start off 128-byte
+ * boundaries, each warp's 32 floats straddle five 32-byte sectors; in a 64-wide tile row the
+ * sector two warps share is fetched once and found in L1 by the other. */
+__global__ void duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                           idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
+  transpose_tiled<TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, 1>(rows, cols, in, ld_in, out,
+                                                               ld_out);
 }
 
 extern "C" const duet__cu_kernel duet__cu_transpose_kernels[] = {
     {"duet_transpose_naive", (const void *)duet_transpose_naive},
     {"duet_transpose_coalesced", (const void *)duet_transpose_coalesced},
     {"duet_transpose_padded", (const void *)duet_transpose_padded},
+    {"duet_transpose_padded_wide", (const void *)duet_transpose_padded_wide},
     {0, 0},
 };

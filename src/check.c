@@ -44,11 +44,22 @@ duet__launch duet__launch_2d(size_t extent_x, size_t extent_y, unsigned tile_x, 
   return l;
 }
 
+int duet__variant_fits(const duet_ctx *ctx, const duet__variant *v) {
+  return v->block_x * v->block_y <= ctx->max_block_threads &&
+         v->shared_bytes <= ctx->shared_mem_bytes;
+}
+
 int duet__launch_variant(duet_ctx *ctx, const duet__variant *v, size_t rows, size_t cols,
                          const duet__arg *args, unsigned nargs) {
   const size_t x = v->x_walks_rows ? rows : cols, y = v->x_walks_rows ? cols : rows;
   duet__launch l =
       duet__launch_2d(x, y, v->tile_x, v->tile_y, v->block_x, v->block_y, v->shared_bytes);
+  if (!duet__variant_fits(ctx, v))
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "%s: a block of %u threads with %zu bytes of shared memory exceeds this "
+                      "device's %u threads and %zu bytes",
+                      duet__kernel_name(v->kernel), v->block_x * v->block_y, v->shared_bytes,
+                      ctx->max_block_threads, ctx->shared_mem_bytes);
   /* Kernels number their blocks with 32-bit arithmetic (band_order). No buffer a device can
    * hold reaches this, but the core says so rather than let the ids wrap. */
   size_t blocks;

@@ -124,6 +124,17 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
     free(ctx);
     return status;
   }
+  /* The limits every launch is checked against, and that AUTO choices consult. */
+  duet_device_info info;
+  memset(&info, 0, sizeof info);
+  if ((status = ctx->ops->ctx_info(ctx, &info))) {
+    duet__fail(NULL, status, "%s", ctx->last_error);
+    ctx->ops->ctx_close(ctx);
+    free(ctx);
+    return status;
+  }
+  ctx->max_block_threads = info.max_block_threads;
+  ctx->shared_mem_bytes = info.shared_mem_bytes;
   *out = ctx;
   return DUET_OK;
 }

@@ -122,7 +122,13 @@ typedef enum {
   DUET_TRANSPOSE_AUTO = 0,
   DUET_TRANSPOSE_NAIVE,
   DUET_TRANSPOSE_COALESCED,
-  DUET_TRANSPOSE_PADDED
+  DUET_TRANSPOSE_PADDED,
+  /* padded with 64 x 64 tiles and 1024-thread blocks. Where rows do not start on 128-byte
+   * boundaries (an ld that is not a multiple of 32 floats), a warp's 32 floats touch five 32-byte
+   * sectors instead of four; a row of 64 lets the block's second warp find the shared sector in
+   * L1. Slower than padded on aligned rows. AUTO picks it for unaligned rows where the device
+   * allows blocks of its size. */
+  DUET_TRANSPOSE_PADDED_WIDE
   /* more variants may be appended; AUTO picks the best that exists */
 } duet_transpose_variant;
 
@@ -133,7 +139,7 @@ DUET_EXTERN int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t r
 /* A kernel copy of the same shape: the bandwidth reference for transpose. */
 DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in, size_t ld_in,
                           duet_buf *out, size_t ld_out);
-/* "auto", "naive", "coalesced", "padded"; NULL for an unknown value. */
+/* "auto", "naive", "coalesced", "padded", "padded-wide"; NULL for an unknown value. */
 DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
 DUET_EXTERN int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v);
 

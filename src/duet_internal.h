@@ -22,6 +22,7 @@ extern "C" {
   X(TRANSPOSE_NAIVE, "duet_transpose_naive")         \
   X(TRANSPOSE_COALESCED, "duet_transpose_coalesced") \
   X(TRANSPOSE_PADDED, "duet_transpose_padded")       \
+  X(TRANSPOSE_PADDED_WIDE, "duet_transpose_padded_wide") \
   X(SCALE, "duet_scale")                             \
   X(SGEMM_NAIVE, "duet_sgemm_naive")                 \
   X(SGEMM_COALESCED, "duet_sgemm_coalesced")         \
@@ -94,6 +95,8 @@ struct duet_ctx {
   const duet__backend_ops *ops;
   void *impl;
   int device;
+  unsigned max_block_threads; /* the device's limits, read once when the context opens */
+  size_t shared_mem_bytes;
   char last_error[DUET__ERRLEN];
 };
 
@@ -130,6 +133,8 @@ typedef struct {
   int x_walks_rows; /* the grid's x axis runs along the rows of the output, not its columns */
 } duet__variant;
 
+/* 1 when the device can run v's block: its thread count and shared memory. */
+int duet__variant_fits(const duet_ctx *ctx, const duet__variant *v);
 /* Describes the launch of variant v over a rows x cols output and hands it to the backend. */
 int duet__launch_variant(duet_ctx *ctx, const duet__variant *v, size_t rows, size_t cols,
                          const duet__arg *args, unsigned nargs);

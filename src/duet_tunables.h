@@ -15,6 +15,15 @@
 #define DUET_TRANSPOSE_ROWS 8
 #endif
 
+/* padded-wide: the padded transpose with a WIDE_TILE x WIDE_TILE tile and a
+ * WIDE_TILE x WIDE_ROWS block, for rows that do not start on 128-byte boundaries. */
+#ifndef DUET_TRANSPOSE_WIDE_TILE
+#define DUET_TRANSPOSE_WIDE_TILE 64
+#endif
+#ifndef DUET_TRANSPOSE_WIDE_ROWS
+#define DUET_TRANSPOSE_WIDE_ROWS 16
+#endif
+
 /* Tiled transposes: blocks start in order of their linear id, x fastest. Taken row by row, the
  * blocks resident at one time would read a few long rows of `in` but write short pieces into
  * every row of `out`. Numbering tiles in bands TRANSPOSE_BAND tiles wide makes the resident set

@@ -38,9 +38,10 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
 
 /* A single row of C has no reuse of B for a tile to exploit; the coalesced kernel keeps all 32
  * lanes of a warp busy along that row instead of one row of a mostly idle tile. */
-static duet_gemm_variant pick_auto(size_t m, size_t n) {
-  (void)n;
-  return m == 1 ? DUET_GEMM_COALESCED : DUET_GEMM_TILED;
+static duet_gemm_variant pick_auto(const duet_ctx *ctx, size_t m) {
+  /* tiled's GEMM_TILE^2-thread block may exceed a small device's limit: coalesced runs anywhere. */
+  return m == 1 || !duet__variant_fits(ctx, &gemm_variants[DUET_GEMM_TILED]) ? DUET_GEMM_COALESCED
+                                                                             : DUET_GEMM_TILED;
 }
 
 int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
@@ -71,7 +72,7 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
                               duet__arg_mem(c), duet__arg_i64(ldc)};
     return duet__launch_variant(ctx, &scale_variant, m, n, args, 5);
   }
-  if (v == DUET_GEMM_AUTO) v = pick_auto(m, n);
+  if (v == DUET_GEMM_AUTO) v = pick_auto(ctx, m);
   const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
                             duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
                             duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),

@@ -3,8 +3,10 @@
 
 #define TILE DUET_TRANSPOSE_TILE
 #define ROWS DUET_TRANSPOSE_ROWS
+#define WIDE DUET_TRANSPOSE_WIDE_TILE
+#define WIDE_ROWS DUET_TRANSPOSE_WIDE_ROWS
 
-/* Indexed by duet_transpose_variant. AUTO's row names the variant it resolves to. */
+/* Indexed by duet_transpose_variant. AUTO's row is never launched: pick_auto resolves it. */
 static const duet__variant transpose_variants[] = {
     [DUET_TRANSPOSE_AUTO] = {"auto", DUET__K_TRANSPOSE_PADDED, TILE, TILE, TILE, ROWS,
                              TILE *(TILE + 1) * sizeof(float), 0},
@@ -14,8 +16,19 @@ static const duet__variant transpose_variants[] = {
                                   TILE *TILE * sizeof(float), 0},
     [DUET_TRANSPOSE_PADDED] = {"padded", DUET__K_TRANSPOSE_PADDED, TILE, TILE, TILE, ROWS,
                                TILE *(TILE + 1) * sizeof(float), 0},
+    [DUET_TRANSPOSE_PADDED_WIDE] = {"padded-wide", DUET__K_TRANSPOSE_PADDED_WIDE, WIDE, WIDE, WIDE,
+                                    WIDE_ROWS, WIDE *(WIDE + 1) * sizeof(float), 0},
 };
 #define N_TRANSPOSE (sizeof transpose_variants / sizeof transpose_variants[0])
+
+/* Rows that start off 128-byte boundaries cost padded an extra sector per warp access, on the
+ * read side, where padded-wide's L1 reuse recovers it (docs/results/h100.md). */
+static duet_transpose_variant pick_auto(const duet_ctx *ctx, size_t ld_in) {
+  const int aligned = ld_in % 32 == 0;
+  return aligned || !duet__variant_fits(ctx, &transpose_variants[DUET_TRANSPOSE_PADDED_WIDE])
+             ? DUET_TRANSPOSE_PADDED
+             : DUET_TRANSPOSE_PADDED_WIDE;
+}
 
 static const duet__variant copy_variant = {"copy", DUET__K_COPY, TILE, TILE, TILE, ROWS, 0, 0};
 
@@ -54,6 +67,7 @@ int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t 
     return status ? status
                   : duet__fail(ctx, DUET_EINVAL, "duet_transpose: unknown variant %d", (int)v);
   }
+  if (v == DUET_TRANSPOSE_AUTO && ctx) v = pick_auto(ctx, ld_in);
   return move(ctx, "duet_transpose", &transpose_variants[v], rows, cols, in, ld_in, out, ld_out,
               cols, rows);
 }

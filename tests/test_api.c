@@ -374,9 +374,9 @@ int main(void) {
   harness_init("test_api");
   check_status_table();
   check_backend_names();
-  static const char *const tnames[] = {"auto", "naive", "coalesced", "padded"};
+  static const char *const tnames[] = {"auto", "naive", "coalesced", "padded", "padded-wide"};
   static const char *const gnames[] = {"auto", "naive", "coalesced", "tiled"};
-  check_variant_names("transpose", tname, tparse, tnames, 4);
+  check_variant_names("transpose", tname, tparse, tnames, 5);
   check_variant_names("gemm", gname, gparse, gnames, 4);
   check_backends();
   harness_for_each_ctx(run, NULL);

@@ -165,6 +165,7 @@ static const bench_row_def rows[] = {
     TRANSPOSE("naive", DUET_TRANSPOSE_NAIVE, 1),
     TRANSPOSE("coalesced", DUET_TRANSPOSE_COALESCED, 1),
     TRANSPOSE("padded", DUET_TRANSPOSE_PADDED, 1),
+    TRANSPOSE("padded-wide", DUET_TRANSPOSE_PADDED_WIDE, 1),
     TRANSPOSE("auto", DUET_TRANSPOSE_AUTO, 0),
     BUF_COPY(BENCH_TRANSPOSE),
 #ifdef DUET_HAVE_CUBLAS
