@@ -92,9 +92,10 @@ __global__ void duet_transpose_padded(idx_t rows, idx_t cols, const float *__res
   transpose_tiled<TRANSPOSE_TILE, TRANSPOSE_ROWS, 1>(rows, cols, in, ld_in, out, ld_out);
 }
 
-/* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `in` start off 128-byte
- * boundaries, each warp's 32 floats straddle five 32-byte sectors; in a 64-wide tile row the
- * sector two warps share is fetched once and found in L1 by the other. */
+/* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `out` start off 128-byte
+ * boundaries, each warp's 32-float store straddles five 32-byte sectors, two of them written in
+ * part, and those partial writes cost the most; a 64-float row piece has half as many per float.
+ * Assumes nothing about divisibility, like the others; AUTO picks it when ld_out % 32 != 0. */
 __global__ void duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
                                            idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
   transpose_tiled<TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, 1>(rows, cols, in, ld_in, out,

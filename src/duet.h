@@ -123,11 +123,11 @@ typedef enum {
   DUET_TRANSPOSE_NAIVE,
   DUET_TRANSPOSE_COALESCED,
   DUET_TRANSPOSE_PADDED,
-  /* padded with 64 x 64 tiles and 1024-thread blocks. Where rows do not start on 128-byte
-   * boundaries (an ld that is not a multiple of 32 floats), a warp's 32 floats touch five 32-byte
-   * sectors instead of four; a row of 64 lets the block's second warp find the shared sector in
-   * L1. Slower than padded on aligned rows. AUTO picks it for unaligned rows where the device
-   * allows blocks of its size. */
+  /* padded with 64 x 64 tiles and 1024-thread blocks. Where the rows of out do not start on
+   * 128-byte boundaries (ld_out not a multiple of 32 floats), each warp's 32-float store
+   * straddles five 32-byte sectors, two of them written in part; a 64-float row piece has two
+   * partial sectors per 64 floats instead of per 32. Slower than padded when ld_out is aligned.
+   * AUTO picks it for such ld_out where the device allows blocks of its size. */
   DUET_TRANSPOSE_PADDED_WIDE
   /* more variants may be appended; AUTO picks the best that exists */
 } duet_transpose_variant;

@@ -21,10 +21,11 @@ static const duet__variant transpose_variants[] = {
 };
 #define N_TRANSPOSE (sizeof transpose_variants / sizeof transpose_variants[0])
 
-/* Rows that start off 128-byte boundaries cost padded an extra sector per warp access, on the
- * read side, where padded-wide's L1 reuse recovers it (docs/results/h100.md). */
-static duet_transpose_variant pick_auto(const duet_ctx *ctx, size_t ld_in) {
-  const int aligned = ld_in % 32 == 0;
+/* Rows of out that start off 128-byte boundaries cost padded up to a third of its rate on the
+ * H100, in partial sector writes, and padded-wide recovers half of that; unaligned rows of in
+ * cost padded nothing (docs/results/h100.md). */
+static duet_transpose_variant pick_auto(const duet_ctx *ctx, size_t ld_out) {
+  const int aligned = ld_out % 32 == 0;
   return aligned || !duet__variant_fits(ctx, &transpose_variants[DUET_TRANSPOSE_PADDED_WIDE])
              ? DUET_TRANSPOSE_PADDED
              : DUET_TRANSPOSE_PADDED_WIDE;
@@ -67,7 +68,7 @@ int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t 
     return status ? status
                   : duet__fail(ctx, DUET_EINVAL, "duet_transpose: unknown variant %d", (int)v);
   }
-  if (v == DUET_TRANSPOSE_AUTO && ctx) v = pick_auto(ctx, ld_in);
+  if (v == DUET_TRANSPOSE_AUTO && ctx) v = pick_auto(ctx, ld_out);
   return move(ctx, "duet_transpose", &transpose_variants[v], rows, cols, in, ld_in, out, ld_out,
               cols, rows);
 }
