@@ -16,11 +16,13 @@ set ylabel 'GB/s'
 plot 'transpose.dat' index 0 using 1:3:xtic(2) with linespoints title 'cuda:0 naive', \
      '' index 1 using 1:3:xtic(2) with linespoints title 'cuda:0 coalesced', \
      '' index 2 using 1:3:xtic(2) with linespoints title 'cuda:0 padded', \
-     '' index 3 using 1:3:xtic(2) with linespoints title 'cuda:0 buf_copy (ref)', \
-     '' index 4 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas-geam', \
-     '' index 5 using 1:3:xtic(2) with linespoints title 'opencl:0 naive', \
-     '' index 6 using 1:3:xtic(2) with linespoints title 'opencl:0 coalesced', \
-     '' index 7 using 1:3:xtic(2) with linespoints title 'opencl:0 padded', \
-     '' index 8 using 1:3:xtic(2) with linespoints title 'opencl:0 buf_copy (ref)', \
-     '' index 9 using 1:3:xtic(2) with linespoints title 'opencl:0 clblast'
+     '' index 3 using 1:3:xtic(2) with linespoints title 'cuda:0 padded-wide', \
+     '' index 4 using 1:3:xtic(2) with linespoints title 'cuda:0 buf_copy (ref)', \
+     '' index 5 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas-geam', \
+     '' index 6 using 1:3:xtic(2) with linespoints title 'opencl:0 naive', \
+     '' index 7 using 1:3:xtic(2) with linespoints title 'opencl:0 coalesced', \
+     '' index 8 using 1:3:xtic(2) with linespoints title 'opencl:0 padded', \
+     '' index 9 using 1:3:xtic(2) with linespoints title 'opencl:0 padded-wide', \
+     '' index 10 using 1:3:xtic(2) with linespoints title 'opencl:0 buf_copy (ref)', \
+     '' index 11 using 1:3:xtic(2) with linespoints title 'opencl:0 clblast'
 unset multiplot
