@@ -61,7 +61,8 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, i
     if (row0 >= rows) continue;
     const int n_rows = tile_span(rows, row0, tile);
     /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
-     * (8 groups of 256 work-items per SM) with all tile/rows_per loads of a work-item in flight. */
+     * (for padded, 8 groups of 256 work-items per SM) with all tile/rows_per loads of a
+     * work-item in flight at once. */
     __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
 #pragma unroll
     for (int j = 0; j < tile; j += rows_per)

@@ -65,7 +65,8 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
     if (row0 >= rows) continue;
     const int n_rows = tile_span(rows, row0, TILE);
     /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
-     * (8 blocks of 256 threads per SM) with all TILE/ROWS loads of a thread in flight at once. */
+     * (for padded, 8 blocks of 256 threads per SM) with all TILE/ROWS loads of a thread in
+     * flight at once. */
     const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
 #pragma unroll
     for (int j = 0; j < TILE; j += ROWS)

@@ -17,15 +17,15 @@ extern "C" {
 
 /* Every kernel of both trees: an id for the core and the backends, and the name the kernel has
  * in kernels_cu/ and kernels_cl/. */
-#define DUET__KERNEL_MAP(X)                          \
-  X(COPY, "duet_copy")                               \
-  X(TRANSPOSE_NAIVE, "duet_transpose_naive")         \
-  X(TRANSPOSE_COALESCED, "duet_transpose_coalesced") \
-  X(TRANSPOSE_PADDED, "duet_transpose_padded")       \
+#define DUET__KERNEL_MAP(X)                              \
+  X(COPY, "duet_copy")                                   \
+  X(TRANSPOSE_NAIVE, "duet_transpose_naive")             \
+  X(TRANSPOSE_COALESCED, "duet_transpose_coalesced")     \
+  X(TRANSPOSE_PADDED, "duet_transpose_padded")           \
   X(TRANSPOSE_PADDED_WIDE, "duet_transpose_padded_wide") \
-  X(SCALE, "duet_scale")                             \
-  X(SGEMM_NAIVE, "duet_sgemm_naive")                 \
-  X(SGEMM_COALESCED, "duet_sgemm_coalesced")         \
+  X(SCALE, "duet_scale")                                 \
+  X(SGEMM_NAIVE, "duet_sgemm_naive")                     \
+  X(SGEMM_COALESCED, "duet_sgemm_coalesced")             \
   X(SGEMM_TILED, "duet_sgemm_tiled")
 
 typedef enum {

@@ -8,31 +8,14 @@
  * for the 2^31-element case, and the small tier already proves that kernels leave `in` alone. */
 #define RECHECK_INPUT_MAX ((size_t)1 << 26)
 
-static uint32_t bits_of(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
 typedef struct {
   size_t bad, first_out, first_r, first_c; /* first in output order */
   float got, want;
   double max_err;
 } diff;
 
-static void compare_at(diff *d, float got, float want, size_t out_index, size_t r, size_t c) {
-  if (bits_of(got) == bits_of(want)) return;
-  if (!d->bad++ || out_index < d->first_out) {
-    d->first_out = out_index;
-    d->first_r = r;
-    d->first_c = c;
-    d->got = got;
-    d->want = want;
-  }
-  double e = fabs((double)got - (double)want);
-  if (!isnan(d->max_err) && !(e <= d->max_err)) d->max_err = e; /* a NaN, once seen, stays */
-}
-
+/* Folds d into `into`: counts add, the first mismatch in output order wins, and the max error
+ * stays NaN once a NaN is seen. */
 static void merge(diff *into, const diff *d) {
   if (!d->bad) return;
   if (!into->bad || d->first_out < into->first_out) {
@@ -44,6 +27,12 @@ static void merge(diff *into, const diff *d) {
   }
   into->bad += d->bad;
   if (isnan(d->max_err) || d->max_err > into->max_err) into->max_err = d->max_err;
+}
+
+static void compare_at(diff *d, float got, float want, size_t out_index, size_t r, size_t c) {
+  if (harness_bits_of(got) == harness_bits_of(want)) return;
+  const diff one = {1, out_index, r, c, got, want, fabs((double)got - (double)want)};
+  merge(d, &one);
 }
 
 /* Walks the input in 64 x 64 blocks so that the transposed reads of `out` stay in cache, bands
@@ -120,7 +109,7 @@ int harness_run_move(const harness_dev *dev, duet_transpose_variant v, size_t ro
                         "%zu of %zu elements differ, max error %g; first in out order: in(%zu,%zu) "
                         "came out 0x%08x (%.9g), want 0x%08x (%.9g)",
                         d.bad, rows * cols, d.max_err, d.first_r, d.first_c,
-                        (unsigned)bits_of(d.got), d.got, (unsigned)bits_of(d.want), d.want);
+                        (unsigned)harness_bits_of(d.got), d.got, (unsigned)harness_bits_of(d.want), d.want);
     harness_mat_check_guards(&c, &out, out.host, "out");
     if (in.len <= RECHECK_INPUT_MAX) harness_mat_check_unchanged(&c, &in, "in");
   }

@@ -56,24 +56,17 @@ uint64_t harness_hash(uint64_t key, uint64_t i) {
   return splitmix64(&x);
 }
 
-float harness_unit_of(uint64_t u) {
+float harness_random_unit(uint64_t u) {
   /* (x + 0.5) / 2^24 is never 0, so no element can pass for an untouched zeroed buffer. */
   double mag = ((double)(u >> 40) + 0.5) / 16777216.0;
   return (float)((u & 1) ? -mag : mag);
 }
 
-float harness_rng_unit(harness_rng *r) { return harness_unit_of(harness_rng_next(r)); }
-
-float harness_rng_bits(harness_rng *r) { return harness_bits_of(harness_rng_next(r)); }
-
-float harness_bits_of(uint64_t u) {
+float harness_random_float(uint64_t u) {
   /* Biased exponents 64..191 stay clear of zero, denormals (which some devices flush), inf and
    * NaN, while still spanning magnitudes that no arithmetic detour would preserve bit-exactly. */
-  uint32_t bits = (uint32_t)(u >> 63) << 31 | (uint32_t)(64 + ((u >> 32) & 127)) << 23 |
-                  (uint32_t)(u & 0x7fffff);
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
+  return harness_float_of((uint32_t)(u >> 63) << 31 | (uint32_t)(64 + ((u >> 32) & 127)) << 23 |
+                          (uint32_t)(u & 0x7fffff));
 }
 
 /* ---- cases --------------------------------------------------------------------------------- */

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "duet.h"
 
@@ -73,13 +74,23 @@ typedef struct {
 
 harness_rng harness_rng_make(uint64_t seed);
 uint64_t harness_rng_next(harness_rng *r);
-float harness_rng_unit(harness_rng *r); /* uniform in [-1, 1], never 0 */
-float harness_rng_bits(harness_rng *r); /* any sign, exponent and mantissa; finite, normal */
-/* The same values from a counter: element i of a stream keyed by `key`, so that large matrices
- * fill in parallel. */
+/* Element i of a random stream keyed by `key`: a counter, so that large matrices fill in
+ * parallel. The two below turn its 64 bits into a matrix element. */
 uint64_t harness_hash(uint64_t key, uint64_t i);
-float harness_unit_of(uint64_t u);
-float harness_bits_of(uint64_t u);
+float harness_random_unit(uint64_t u);  /* uniform in [-1, 1], never 0 */
+float harness_random_float(uint64_t u); /* any sign, exponent and mantissa; finite, normal */
+
+/* A float's bits and back, for bit-exact comparisons and guard values. */
+static inline uint32_t harness_bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+static inline float harness_float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
 
 /* ---- guarded device matrices ------------------------------------------------------------- */
 /* Every matrix buffer ends in HARNESS_TAIL guard floats past ((rows-1)*ld + cols), and holds

@@ -5,18 +5,6 @@
 
 #include "harness.h"
 
-static uint32_t bits_of(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-static float float_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 size_t harness_span(size_t rows, size_t cols, size_t ld) {
   if (rows == 0 || cols == 0) return 0;
   size_t span;
@@ -80,15 +68,15 @@ void harness_mat_free(harness_mat *m) {
   } while (0)
 
 int harness_mat_fill(harness_mat *m, harness_fill how, harness_rng *r) {
-  const float guard = float_of(m->guard), poison = float_of(HARNESS_POISON_BITS);
+  const float guard = harness_float_of(m->guard), poison = harness_float_of(HARNESS_POISON_BITS);
   const uint64_t key = harness_rng_next(r);
   float *h = m->host;
   switch (how) {
     case HARNESS_FILL_UNIT:
-      FOR_EACH_FLOAT(m, i, e, , h[i] = e ? harness_unit_of(harness_hash(key, i)) : guard);
+      FOR_EACH_FLOAT(m, i, e, , h[i] = e ? harness_random_unit(harness_hash(key, i)) : guard);
       break;
     case HARNESS_FILL_BITS:
-      FOR_EACH_FLOAT(m, i, e, , h[i] = e ? harness_bits_of(harness_hash(key, i)) : guard);
+      FOR_EACH_FLOAT(m, i, e, , h[i] = e ? harness_random_float(harness_hash(key, i)) : guard);
       break;
     case HARNESS_FILL_POISON: FOR_EACH_FLOAT(m, i, e, , h[i] = e ? poison : guard); break;
   }
@@ -111,7 +99,7 @@ int harness_mat_check_guards(harness_case *c, const harness_mat *m, const float 
                              const char *name) {
   size_t bad = 0, first = SIZE_MAX;
   FOR_EACH_FLOAT(m, i, e, reduction(+ : bad) reduction(min : first),
-                 if (!e && bits_of(got[i]) != m->guard) {
+                 if (!e && harness_bits_of(got[i]) != m->guard) {
                    bad++;
                    if (i < first) first = i;
                  });
@@ -120,7 +108,7 @@ int harness_mat_check_guards(harness_case *c, const harness_mat *m, const float 
   where(m, first, at, sizeof at);
   harness_case_fail(
       c, "%s: %zu guard floats overwritten, first at index %zu (%s): 0x%08x, want 0x%08x", name,
-      bad, first, at, (unsigned)bits_of(got[first]), (unsigned)m->guard);
+      bad, first, at, (unsigned)harness_bits_of(got[first]), (unsigned)m->guard);
   return 0;
 }
 
@@ -132,7 +120,7 @@ int harness_mat_check_unchanged(harness_case *c, const harness_mat *m, const cha
   size_t bad = 0, first = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(+ : bad) reduction(min : first)
   for (size_t i = 0; i < (ok ? m->len : 0); i++)
-    if (bits_of(got[i]) != bits_of(m->host[i])) {
+    if (harness_bits_of(got[i]) != harness_bits_of(m->host[i])) {
       bad++;
       if (i < first) first = i;
     }
@@ -141,7 +129,7 @@ int harness_mat_check_unchanged(harness_case *c, const harness_mat *m, const cha
     where(m, first, at, sizeof at);
     harness_case_fail(
         c, "%s changed: %zu of %zu floats, first at index %zu (%s): 0x%08x, was 0x%08x", name, bad,
-        m->len, first, at, (unsigned)bits_of(got[first]), (unsigned)bits_of(m->host[first]));
+        m->len, first, at, (unsigned)harness_bits_of(got[first]), (unsigned)harness_bits_of(m->host[first]));
   }
   free(got);
   return ok && !bad;
