@@ -1,7 +1,8 @@
 /* The CUDA backend: the runtime API from plain C. One non-blocking stream per duet_ctx; kernels
- * are the nvcc-compiled ones of kernels_cu/, found through their registry tables and launched
- * with cudaLaunchKernel, the C spelling of <<<grid, block, shared, stream>>>. The runtime is
- * linked statically, so where no driver is installed the device count is simply 0. */
+ * are the nvcc-compiled ones of kernels_cu/, one instantiation per tuning set, found through
+ * their registry tables and launched with cudaLaunchKernel, the C spelling of
+ * <<<grid, block, shared, stream>>>. The runtime is linked statically, so where no driver is
+ * installed the device count is simply 0. */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,6 @@
 typedef struct {
   int device;
   cudaStream_t stream;
-  const void *fn[DUET__K_COUNT];
   struct cudaDeviceProp prop;
 } cu_impl;
 
@@ -42,14 +42,12 @@ static int cu_device_count(int *count) {
   return DUET_OK;
 }
 
-static const void *find_kernel(const char *name) {
-  static const duet__cu_kernel *const tables[] = {duet__cu_copy_kernels, duet__cu_transpose_kernels,
-                                                  duet__cu_gemm_kernels};
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-    for (const duet__cu_kernel *k = tables[t]; k->name; k++)
-      if (strcmp(k->name, name) == 0) return k->fn;
-  return NULL;
-}
+/* Every group's table, from the manifest's list of groups. */
+static const duet__cu_kernel *const tables[DUET__G_COUNT] = {
+#define DUET__CU_TABLE_ROW(group, name) DUET__CU_TABLE(group),
+    DUET__GROUPS(DUET__CU_TABLE_ROW)
+#undef DUET__CU_TABLE_ROW
+};
 
 static void cu_ctx_close(duet_ctx *ctx) {
   cu_impl *im = IMPL(ctx);
@@ -72,12 +70,6 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
   if (!im) return duet__fail(ctx, DUET_ENOMEM, "cuda: out of host memory");
   im->device = device;
   ctx->impl = im;
-  for (int k = 0; k < DUET__K_COUNT; k++)
-    if (!(im->fn[k] = find_kernel(duet__kernel_name((duet__kernel)k)))) {
-      cu_ctx_close(ctx);
-      return duet__fail(ctx, DUET_EBUILD, "cuda: kernel %s is not compiled into duet",
-                        duet__kernel_name((duet__kernel)k));
-    }
   const char *failed = NULL;
   cudaError_t err = cudaSetDevice(device);
   if (err != cudaSuccess) failed = "cudaSetDevice";
@@ -87,7 +79,20 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
   if (!failed &&
       (err = cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking)) != cudaSuccess)
     failed = "cudaStreamCreateWithFlags";
-  if (!failed) return DUET_OK;
+  if (!failed) {
+    const struct cudaDeviceProp *p = &im->prop;
+    duet__caps *c = &ctx->caps;
+    c->type = DUET_DEVICE_GPU;
+    c->nvidia = 1;
+    c->cc_major = p->major;
+    c->cc_minor = p->minor;
+    c->max_block_threads = (unsigned)p->maxThreadsPerBlock;
+    /* Beyond 48 KiB a kernel must opt in (kernel_load does, for the kernels that need it). */
+    c->shared_bytes = p->sharedMemPerBlockOptin;
+    for (int d = 0; d < 3; d++) c->max_grid[d] = (size_t)p->maxGridSize[d];
+    c->runtime_compile = 0;
+    return DUET_OK;
+  }
   int status = cu_fail(ctx, err, failed);
   im->stream = NULL;
   cu_ctx_close(ctx);
@@ -191,32 +196,60 @@ static int cu_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
 
 static void *cu_native_queue(duet_ctx *ctx) { return IMPL(ctx)->stream; }
 
-/* ---- launch ------------------------------------------------------------------------------- */
+/* ---- kernels ------------------------------------------------------------------------------ */
 
-static int cu_launch(duet_ctx *ctx, duet__kernel k, const duet__launch *l, const duet__arg *args,
-                     unsigned nargs) {
-  cu_impl *im = IMPL(ctx);
-  const struct cudaDeviceProp *p = &im->prop;
-  size_t threads = (size_t)l->block[0] * l->block[1] * l->block[2];
-  if (l->grid[0] > (size_t)p->maxGridSize[0] || l->grid[1] > (size_t)p->maxGridSize[1] ||
-      l->grid[2] > (size_t)p->maxGridSize[2] || threads > (size_t)p->maxThreadsPerBlock ||
-      l->shared_bytes > p->sharedMemPerBlock)
-    return duet__fail(ctx, DUET_EUNSUPPORTED,
-                      "cuda: %s launch of %zux%zux%zu blocks of %ux%ux%u threads with %zu shared "
-                      "bytes exceeds the device's limits",
-                      duet__kernel_name(k), l->grid[0], l->grid[1], l->grid[2], l->block[0],
-                      l->block[1], l->block[2], l->shared_bytes);
-  void *argv[16];
-  if (nargs > sizeof argv / sizeof argv[0])
-    return duet__fail(ctx, DUET_EINVAL, "cuda: %s has too many arguments", duet__kernel_name(k));
-  /* cudaLaunchKernel takes the address of each argument; every union member starts at u. */
-  for (unsigned i = 0; i < nargs; i++) argv[i] = (void *)&args[i].u;
+static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loaded *k) {
+  const duet__cu_kernel *row = NULL;
+  for (const duet__cu_kernel *r = tables[d->group]; r->name && !row; r++)
+    if (r->set == (int)ctx->set && strcmp(r->name, d->name) == 0) row = r;
+  if (!row)
+    return duet__fail(ctx, DUET_EBUILD, "cuda: kernel %s of tuning set %s is not compiled in",
+                      d->name, duet_ctx_tuning(ctx));
+  const duet__shape *s = &k->shape;
+  if (row->block_x != s->block_x || row->block_y != s->block_y ||
+      row->shared_bytes != s->shared_bytes)
+    return duet__fail(ctx, DUET_EBUILD,
+                      "cuda: %s (set %s) was compiled for %ux%u blocks with %zu shared bytes, but "
+                      "the manifest launches %ux%u with %zu",
+                      d->name, duet_ctx_tuning(ctx), row->block_x, row->block_y,
+                      row->shared_bytes, s->block_x, s->block_y, s->shared_bytes);
+  int status = use_device(ctx);
+  if (status) return status;
+  struct cudaFuncAttributes attr;
+  cudaError_t err = cudaFuncGetAttributes(&attr, row->fn);
+  if (err != cudaSuccess) return cu_fail(ctx, err, "cudaFuncGetAttributes");
+  if (s->shared_bytes > 48 * 1024 && s->shared_bytes <= ctx->caps.shared_bytes &&
+      (err = cudaFuncSetAttribute(row->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  (int)s->shared_bytes)) != cudaSuccess)
+    return cu_fail(ctx, err, "cudaFuncSetAttribute");
+  k->fn = (void *)row->fn;
+  k->max_threads = (unsigned)attr.maxThreadsPerBlock;
+  return DUET_OK;
+}
+
+static void cu_kernel_unload(duet_ctx *ctx, duet__loaded *k) {
+  (void)ctx;
+  k->fn = NULL;
+}
+
+static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k,
+                     const duet__launch *l, const duet__arg *args) {
+  void *argv[32];
+  /* cudaLaunchKernel takes the address of each argument; every union member starts at u. The
+   * scratch letter of the signature is the launch's dynamic shared memory, not a parameter. */
+  unsigned n = 0;
+  for (const char *p = d->sig; *p && n < sizeof argv / sizeof argv[0]; p++)
+    if (*p != 's') {
+      argv[n] = (void *)&args[n].u;
+      n++;
+    }
   int status = use_device(ctx);
   if (status) return status;
   dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
   dim3 block = {l->block[0], l->block[1], l->block[2]};
-  cudaError_t err = cudaLaunchKernel(im->fn[k], grid, block, argv, l->shared_bytes, im->stream);
-  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, duet__kernel_name(k));
+  cudaError_t err =
+      cudaLaunchKernel(k->fn, grid, block, argv, l->shared_bytes, IMPL(ctx)->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, d->name);
 }
 
 const duet__backend_ops duet__cuda_backend = {
@@ -237,5 +270,7 @@ const duet__backend_ops duet__cuda_backend = {
     .event_record = cu_event_record,
     .event_elapsed = cu_event_elapsed,
     .native_queue = cu_native_queue,
+    .kernel_load = cu_kernel_load,
+    .kernel_unload = cu_kernel_unload,
     .launch = cu_launch,
 };

@@ -1,5 +1,8 @@
-/* The OpenCL backend: one context, device and in-order profiling queue per duet_ctx; the program
- * (all of kernels_cl/, embedded at build time) is built lazily, once per context. */
+/* The OpenCL backend: one context, device and in-order profiling queue per duet_ctx. Each kernel
+ * group (kernels_cl/common.cl followed by kernels_cl/<group>.cl, embedded at build time) is its
+ * own program, built on the first use of one of its kernels with the -D options the manifest
+ * gives for the context's tunable values. A group that fails to build fails only the calls that
+ * need it. */
 #define CL_TARGET_OPENCL_VERSION 120
 #ifdef __APPLE__
 #include <OpenCL/opencl.h>
@@ -13,10 +16,22 @@
 
 #include "duet_internal.h"
 
-extern const char duet__cl_program_source[];
+typedef struct {
+  const char *name;
+  const char *text;
+} duet__cl_source;
+extern const duet__cl_source duet__cl_sources[];
 
+/* Vendor queries (cl_nv_device_attribute_query, cl_amd_device_attribute_query). */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
 #ifndef CL_DEVICE_WARP_SIZE_NV
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+#ifndef CL_DEVICE_WAVEFRONT_WIDTH_AMD
+#define CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
 #endif
 #define CL_PLATFORM_NOT_FOUND_KHR_ (-1001)
 
@@ -24,10 +39,8 @@ typedef struct {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
-  cl_program program;
-  cl_kernel kernels[DUET__K_COUNT];
-  size_t max_group_size;
-  cl_ulong local_mem;
+  cl_program programs[DUET__G_COUNT]; /* built on first use */
+  size_t preferred_multiple;          /* of the first kernel built, for the warp size */
 } cl_impl;
 
 typedef struct {
@@ -146,13 +159,44 @@ static int cl_device_count(int *count) {
 static void cl_ctx_close(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   if (!im) return;
-  for (int k = 0; k < DUET__K_COUNT; k++)
-    if (im->kernels[k]) clReleaseKernel(im->kernels[k]);
-  if (im->program) clReleaseProgram(im->program);
+  for (int g = 0; g < DUET__G_COUNT; g++)
+    if (im->programs[g]) clReleaseProgram(im->programs[g]);
   if (im->queue) clReleaseCommandQueue(im->queue);
   if (im->context) clReleaseContext(im->context);
   free(im);
   ctx->impl = NULL;
+}
+
+/* What the core needs to know of the device: its type and vendor (for the tuning set), and the
+ * limits every launch is checked against. */
+static cl_int read_caps(cl_device_id dev, duet__caps *c) {
+  cl_device_type type = 0;
+  size_t group = 0;
+  cl_ulong local = 0;
+  cl_int err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group, &group, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+  if (err != CL_SUCCESS) return err;
+  c->type = type & CL_DEVICE_TYPE_GPU   ? DUET_DEVICE_GPU
+            : type & CL_DEVICE_TYPE_CPU ? DUET_DEVICE_CPU
+                                        : DUET_DEVICE_OTHER;
+  cl_uint major = 0, minor = 0;
+  c->nvidia = clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                              NULL) == CL_SUCCESS;
+  if (c->nvidia)
+    clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL);
+  c->cc_major = (int)major;
+  c->cc_minor = (int)minor;
+  c->max_block_threads = group > 0xffffffffu ? 0xffffffffu : (unsigned)group;
+  c->shared_bytes = (size_t)local;
+  /* NVIDIA's OpenCL runs on CUDA's grid limits; elsewhere a global size is any size_t, and the
+   * core's 2^32-block bound is what counts. */
+  for (int d = 0; d < 3; d++)
+    c->max_grid[d] = c->nvidia ? (d ? 65535u : 0x7fffffffu) : 0xffffffffu;
+  c->runtime_compile = 1;
+  return CL_SUCCESS;
 }
 
 static int cl_ctx_open(duet_ctx *ctx, int device) {
@@ -186,65 +230,127 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
     im->queue = clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (!im->queue) failed = "clCreateCommandQueue";
   }
-  if (!failed) {
-    err = clGetDeviceInfo(im->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof im->max_group_size,
-                          &im->max_group_size, NULL);
-    if (err == CL_SUCCESS)
-      err = clGetDeviceInfo(im->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof im->local_mem,
-                            &im->local_mem, NULL);
-    if (err != CL_SUCCESS) failed = "clGetDeviceInfo";
-  }
+  if (!failed && (err = read_caps(im->device, &ctx->caps)) != CL_SUCCESS) failed = "clGetDeviceInfo";
   if (!failed) return DUET_OK;
   int status = cl_fail(ctx, err, failed);
   cl_ctx_close(ctx);
   return status;
 }
 
-/* Builds the program on first use. The tunables come from src/duet_tunables.h, the same values
- * the core sizes launches with. A failure keeps the build log in the last-error text. */
-static int ensure_program(duet_ctx *ctx) {
-  cl_impl *im = IMPL(ctx);
-  if (im->program) return DUET_OK;
-  char options[512];
-  snprintf(options, sizeof options,
-           "-cl-std=CL1.2 -DTRANSPOSE_TILE=%d -DTRANSPOSE_ROWS=%d -DTRANSPOSE_BAND=%d "
-           "-DTRANSPOSE_WIDE_TILE=%d -DTRANSPOSE_WIDE_ROWS=%d "
-           "-DGEMM_SIMPLE_X=%d -DGEMM_SIMPLE_Y=%d -DGEMM_TILE=%d",
-           DUET_TRANSPOSE_TILE, DUET_TRANSPOSE_ROWS, DUET_TRANSPOSE_BAND, DUET_TRANSPOSE_WIDE_TILE,
-           DUET_TRANSPOSE_WIDE_ROWS, DUET_GEMM_SIMPLE_X, DUET_GEMM_SIMPLE_Y, DUET_GEMM_TILE);
-  const char *src = duet__cl_program_source;
-  cl_int err;
-  cl_program prog = clCreateProgramWithSource(im->context, 1, &src, NULL, &err);
-  if (!prog) return cl_fail(ctx, err, "clCreateProgramWithSource");
-  err = clBuildProgram(prog, 1, &im->device, options, NULL, NULL);
-  if (err != CL_SUCCESS) {
-    size_t len = 0;
-    clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-    char *log = malloc(len + 1);
-    if (log &&
-        clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS)
-      log[len] = '\0';
-    int status = duet__fail(ctx, DUET_EBUILD, "opencl: clBuildProgram failed: %s (%d); log:\n%s",
-                            cl_error_name(err), (int)err, log ? log : "(no log)");
-    free(log);
-    clReleaseProgram(prog);
-    return status;
+static const char *group_source(duet__group g, const char **common) {
+  const char *text = NULL;
+  *common = NULL;
+  for (const duet__cl_source *src = duet__cl_sources; src->name; src++) {
+    if (!strcmp(src->name, "common")) *common = src->text;
+    if (!strcmp(src->name, duet__group_names[g])) text = src->text;
   }
-  im->program = prog;
+  return *common ? text : NULL;
+}
+
+/* $DUET_TEST_BREAK_GROUPS (tests only): a comma-separated list of groups whose build gets
+ * -DDUET_TEST_BREAK, which common.cl turns into a compile error. */
+static int broken_by_test(duet__group g) {
+  const char *list = duet__getenv("DUET_TEST_BREAK_GROUPS"), *name = duet__group_names[g];
+  size_t len = strlen(name);
+  for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+    if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0')) return 1;
+  }
+  return 0;
+}
+
+static int build_failed(duet_ctx *ctx, cl_program prog, cl_int err, duet__group g,
+                        const char *options) {
+  cl_impl *im = IMPL(ctx);
+  size_t len = 0;
+  clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+  char *log = malloc(len + 1);
+  if (log &&
+      clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS)
+    log[len] = '\0';
+  else if (log)
+    log[0] = '\0';
+  int status = duet__fail(ctx, DUET_EBUILD,
+                          "opencl: building kernel group %s failed: %s (%d); options: %s; log:\n%s",
+                          duet__group_names[g], cl_error_name(err), (int)err, options,
+                          log ? log : "(no log)");
+  free(log);
+  return status;
+}
+
+/* Builds group g on first use with the -D options the manifest gives for this context. A
+ * failure keeps the build log in the last-error text and is retried on the next use. */
+static int ensure_group(duet_ctx *ctx, duet__group g) {
+  cl_impl *im = IMPL(ctx);
+  if (im->programs[g]) return DUET_OK;
+  const char *common, *text = group_source(g, &common);
+  if (!text)
+    return duet__fail(ctx, DUET_EBUILD, "opencl: no source embedded for kernel group %s",
+                      duet__group_names[g]);
+  char *tunables = duet__group_options(ctx, g);
+  if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
+  const char *extra[] = {ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",
+                         broken_by_test(g) ? " -DDUET_TEST_BREAK" : ""};
+  size_t len = strlen(tunables) + strlen(extra[0]) + strlen(extra[1]) + 32;
+  char *options = malloc(len);
+  if (!options) {
+    free(tunables);
+    return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
+  }
+  snprintf(options, len, "-cl-std=CL1.2 %s%s%s", tunables, extra[0], extra[1]);
+  free(tunables);
+  const char *srcs[] = {common, text};
+  cl_int err;
+  int status = DUET_OK;
+  cl_program prog = clCreateProgramWithSource(im->context, 2, srcs, NULL, &err);
+  if (!prog)
+    status = cl_fail(ctx, err, "clCreateProgramWithSource");
+  else if ((err = clBuildProgram(prog, 1, &im->device, options, NULL, NULL)) != CL_SUCCESS) {
+    status = build_failed(ctx, prog, err, g, options);
+    clReleaseProgram(prog);
+  } else
+    im->programs[g] = prog;
+  free(options);
+  return status;
+}
+
+static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loaded *k) {
+  cl_impl *im = IMPL(ctx);
+  int status = ensure_group(ctx, d->group);
+  if (status) return status;
+  cl_int err;
+  cl_kernel kern = clCreateKernel(im->programs[d->group], d->name, &err);
+  if (!kern) return cl_fail(ctx, err, d->name);
+  size_t limit = 0, compiled[3] = {0, 0, 0}, multiple = 0;
+  err = clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit,
+                                 NULL);
+  if (err == CL_SUCCESS)
+    err = clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                   sizeof compiled, compiled, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                   sizeof multiple, &multiple, NULL);
+  if (err != CL_SUCCESS) {
+    clReleaseKernel(kern);
+    return cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
+  }
+  /* A kernel that declares reqd_work_group_size must be launched with exactly that block. */
+  if (compiled[0] && (compiled[0] != k->shape.block_x || compiled[1] != k->shape.block_y)) {
+    clReleaseKernel(kern);
+    return duet__fail(ctx, DUET_EBUILD,
+                      "opencl: %s was compiled for %zux%zu work-groups, but the manifest launches "
+                      "%ux%u",
+                      d->name, compiled[0], compiled[1], k->shape.block_x, k->shape.block_y);
+  }
+  if (!im->preferred_multiple) im->preferred_multiple = multiple;
+  k->fn = kern;
+  k->max_threads = limit > 0xffffffffu ? 0xffffffffu : (unsigned)limit;
   return DUET_OK;
 }
 
-static int get_kernel(duet_ctx *ctx, duet__kernel k, cl_kernel *out) {
-  cl_impl *im = IMPL(ctx);
-  int status = ensure_program(ctx);
-  if (status) return status;
-  if (!im->kernels[k]) {
-    cl_int err;
-    im->kernels[k] = clCreateKernel(im->program, duet__kernel_name(k), &err);
-    if (!im->kernels[k]) return cl_fail(ctx, err, duet__kernel_name(k));
-  }
-  *out = im->kernels[k];
-  return DUET_OK;
+static void cl_kernel_unload(duet_ctx *ctx, duet__loaded *k) {
+  (void)ctx;
+  if (k->fn) clReleaseKernel((cl_kernel)k->fn);
+  k->fn = NULL;
 }
 
 static void info_string(cl_device_id dev, cl_device_info what, char *dst, size_t len) {
@@ -252,19 +358,18 @@ static void info_string(cl_device_id dev, cl_device_info what, char *dst, size_t
   dst[len - 1] = '\0';
 }
 
-/* The warp width: NVIDIA reports it directly; elsewhere the preferred work-group multiple of a
- * built kernel is the portable equivalent. */
+/* The lockstep width: NVIDIA and AMD report it; elsewhere the preferred work-group multiple of a
+ * kernel already built is the portable equivalent. Never builds anything to find out. */
 static unsigned warp_size(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
-  cl_uint nv = 0;
-  if (clGetDeviceInfo(im->device, CL_DEVICE_WARP_SIZE_NV, sizeof nv, &nv, NULL) == CL_SUCCESS && nv)
-    return nv;
-  cl_kernel k;
-  size_t multiple = 1;
-  if (get_kernel(ctx, DUET__K_COPY, &k) == DUET_OK)
-    clGetKernelWorkGroupInfo(k, im->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                             sizeof multiple, &multiple, NULL);
-  return (unsigned)multiple;
+  cl_uint w = 0;
+  if (clGetDeviceInfo(im->device, CL_DEVICE_WARP_SIZE_NV, sizeof w, &w, NULL) == CL_SUCCESS && w)
+    return w;
+  if (clGetDeviceInfo(im->device, CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof w, &w, NULL) ==
+          CL_SUCCESS &&
+      w)
+    return w;
+  return im->preferred_multiple ? (unsigned)im->preferred_multiple : 1;
 }
 
 static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
@@ -279,10 +384,10 @@ static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
     err = clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetDeviceInfo");
   info->compute_units = units;
-  info->max_block_threads = (unsigned)im->max_group_size;
+  info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = warp_size(ctx);
   info->global_mem_bytes = (size_t)global;
-  info->shared_mem_bytes = (size_t)im->local_mem;
+  info->shared_mem_bytes = ctx->caps.shared_bytes;
   return DUET_OK;
 }
 
@@ -367,29 +472,23 @@ static void *cl_native_queue(duet_ctx *ctx) { return IMPL(ctx)->queue; }
 
 /* ---- launch ------------------------------------------------------------------------------- */
 
-static int cl_launch(duet_ctx *ctx, duet__kernel k, const duet__launch *l, const duet__arg *args,
-                     unsigned nargs) {
-  cl_impl *im = IMPL(ctx);
-  size_t group = (size_t)l->block[0] * l->block[1] * l->block[2];
-  if (group > im->max_group_size || l->shared_bytes > im->local_mem)
-    return duet__fail(ctx, DUET_EUNSUPPORTED,
-                      "opencl: %s needs a work-group of %zu and %zu bytes of local memory; the "
-                      "device allows %zu and %lu",
-                      duet__kernel_name(k), group, l->shared_bytes, im->max_group_size,
-                      (unsigned long)im->local_mem);
+static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k,
+                     const duet__launch *l, const duet__arg *args) {
   size_t global[3], local[3];
-  for (int d = 0; d < 3; d++) {
-    local[d] = l->block[d];
-    if (__builtin_mul_overflow(l->grid[d], local[d], &global[d]))
-      return duet__fail(ctx, DUET_EUNSUPPORTED, "opencl: global size of %s overflows",
-                        duet__kernel_name(k));
+  for (int dim = 0; dim < 3; dim++) {
+    local[dim] = l->block[dim];
+    if (__builtin_mul_overflow(l->grid[dim], local[dim], &global[dim]))
+      return duet__fail(ctx, DUET_EUNSUPPORTED, "opencl: global size of %s overflows", d->name);
   }
-  cl_kernel kern;
-  int status = get_kernel(ctx, k, &kern);
-  if (status) return status;
+  cl_kernel kern = (cl_kernel)k->fn;
   cl_int err = CL_SUCCESS;
-  for (unsigned i = 0; i < nargs && err == CL_SUCCESS; i++) {
-    const duet__arg *a = &args[i];
+  unsigned next = 0; /* the next entry of args; the signature's scratch letter takes none */
+  for (cl_uint i = 0; d->sig[i] && err == CL_SUCCESS; i++) {
+    if (d->sig[i] == 's') {
+      err = clSetKernelArg(kern, i, l->shared_bytes, NULL);
+      continue;
+    }
+    const duet__arg *a = &args[next++];
     cl_long i64 = a->u.i64;
     cl_int i32 = a->u.i32;
     cl_float f32 = a->u.f32;
@@ -401,10 +500,8 @@ static int cl_launch(duet_ctx *ctx, duet__kernel k, const duet__launch *l, const
       case DUET__ARG_F32: err = clSetKernelArg(kern, i, sizeof f32, &f32); break;
     }
   }
-  if (err == CL_SUCCESS && l->shared_bytes)
-    err = clSetKernelArg(kern, nargs, l->shared_bytes, NULL);
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
-  err = clEnqueueNDRangeKernel(im->queue, kern, 3, NULL, global, local, 0, NULL, NULL);
+  err = clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL, NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueNDRangeKernel");
 }
 
@@ -426,5 +523,7 @@ const duet__backend_ops duet__opencl_backend = {
     .event_record = cl_event_record,
     .event_elapsed = cl_event_elapsed,
     .native_queue = cl_native_queue,
+    .kernel_load = cl_kernel_load,
+    .kernel_unload = cl_kernel_unload,
     .launch = cl_launch,
 };

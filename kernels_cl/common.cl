@@ -1,6 +1,14 @@
 /* Helpers shared by the OpenCL kernels; kernels_cu/common.cuh holds their CUDA twins.
- * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). This file is compiled first, ahead of
- * copy.cl, transpose.cl and gemm.cl, into one program per context. */
+ * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). Every kernel group's program is this file
+ * followed by the group's own file (copy.cl, transpose.cl, gemm.cl, ...).
+ * Every kernel declares reqd_work_group_size from its tunables: the compiler can then size its
+ * barriers and registers for the block, and the backend checks the core's launch against it. */
+
+#ifdef DUET_TEST_BREAK
+#error "this kernel group was broken on purpose by DUET_TEST_BREAK_GROUPS (a test hook)"
+#endif
+
+#define BLOCK(x, y) __attribute__((reqd_work_group_size((x), (y), 1)))
 
 /* 64-bit indices throughout: rows * ld passes 2^31 for large matrices. */
 typedef long idx_t;

@@ -1,7 +1,8 @@
 /* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes; and duet_scale,
  * C = beta * C in the same geometry, for sgemm's k == 0 and alpha == 0 cases.
  *
- * Tunables (the core passes the values of src/duet_tunables.h as -D options):
+ * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
+ * below are the defaults):
  *   TRANSPOSE_TILE  side of the square tile one work-group moves       (32)
  *   TRANSPOSE_ROWS  rows of work-items in a work-group; each moves
  *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements           (8)
@@ -33,14 +34,14 @@ inline void copy_geometry(const int scale, idx_t rows, idx_t cols,
   }
 }
 
-__kernel void duet_copy(idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_copy(idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
                         __global float *restrict out, idx_t ld_out) {
   copy_geometry(0, rows, cols, in, ld_in, out, ld_out, 0.0f);
 }
 
 /* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy geometry.
  * beta == 0 stores zeros without reading C. */
-__kernel void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
                          idx_t ldc) {
   copy_geometry(1, rows, cols, 0, 0, c, ldc, beta);
 }

@@ -1,6 +1,7 @@
 /* SGEMM, row-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  *
- * Tunables (the core passes the values of src/duet_tunables.h as -D options):
+ * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
+ * below are the defaults):
  *   GEMM_SIMPLE_X, GEMM_SIMPLE_Y  work-group of the naive and coalesced kernels (32, 8)
  *   GEMM_TILE                     tile side and work-group side of the tiled kernel (32)
  * Local memory (the last, __local argument): tiled 2 * GEMM_TILE * GEMM_TILE floats.
@@ -45,7 +46,7 @@ inline void gemm_per_element(const bool x_walks_rows, int ta, int tb, idx_t m, i
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
-__kernel void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+__kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                __global const float *restrict a, idx_t lda,
                                __global const float *restrict b, idx_t ldb, float beta,
                                __global float *restrict c, idx_t ldc) {
@@ -55,7 +56,7 @@ __kernel void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float 
 /* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
  * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
  * operand is still re-read from global memory (L1/L2) k times. */
-__kernel void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+__kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                    __global const float *restrict a, idx_t lda,
                                    __global const float *restrict b, idx_t ldb, float beta,
                                    __global float *restrict c, idx_t ldc) {
@@ -68,7 +69,7 @@ __kernel void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, fl
  * are zero-filled, so the inner product needs no bounds check, and work-items outside C still
  * load and reach both barriers: an early return here would leave the work-group waiting at the
  * barrier (seed 000's "what will happen here?"). */
-__kernel void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+__kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                __global const float *restrict a, idx_t lda,
                                __global const float *restrict b, idx_t ldb, float beta,
                                __global float *restrict c, idx_t ldc, __local float *smem) {

@@ -1,6 +1,7 @@
 /* Transposes: out (cols x rows) = in^T (rows x cols), out-of-place.
  *
- * Tunables (the core passes the values of src/duet_tunables.h as -D options):
+ * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
+ * below are the defaults):
  *   TRANSPOSE_TILE  side of the square tile one work-group moves       (32)
  *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of work-items in a work-group; the tiled variants
@@ -29,7 +30,7 @@
  * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
  * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
  * memory segment and the write side caps the bandwidth. */
-__kernel void duet_transpose_naive(idx_t rows, idx_t cols, __global const float *restrict in,
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t rows, idx_t cols, __global const float *restrict in,
                                    idx_t ld_in, __global float *restrict out, idx_t ld_out) {
   const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
   FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_ROWS) {
@@ -42,7 +43,9 @@ __kernel void duet_transpose_naive(idx_t rows, idx_t cols, __global const float 
  * tile x tile tile in local memory, reading rows of `in` and writing rows of `out`, so both
  * global sides are coalesced. The write phase reads a column of the tile: with pad 0 the 32 lanes
  * of a warp hit addresses tile floats apart, all in one bank, a 32-way conflict; pad 1 staggers
- * rows by one bank. tile, rows_per and pad are constants at every call, so the loops unroll. */
+ * rows by one bank. tile, rows_per and pad are constants at every call, so once inlined the
+ * loops unroll by themselves; an unroll pragma here would be read before inlining, and PoCL
+ * warns that it cannot honour it. */
 inline void transpose_tiled(const int tile, const int rows_per, const int pad, idx_t rows,
                             idx_t cols, __global const float *restrict in, idx_t ld_in,
                             __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
@@ -64,12 +67,10 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, i
      * (for padded, 8 groups of 256 work-items per SM) with all tile/rows_per loads of a
      * work-item in flight at once. */
     __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
-#pragma unroll
     for (int j = 0; j < tile; j += rows_per)
       if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
     barrier(CLK_LOCAL_MEM_FENCE);
     __global float *dst = out + (col0 + ty) * ld_out + (row0 + tx);
-#pragma unroll
     for (int j = 0; j < tile; j += rows_per)
       if (ty + j < n_cols && tx < n_rows) dst[j * ld_out] = get[j];
     /* The next tile overwrites tile_mem: wait until every work-item has read this one. */
@@ -78,7 +79,7 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, i
 }
 
 /* coalesced: TILE x TILE local tile, no padding (bank conflicts on the column read). */
-__kernel void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
                                        idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                        __local float *tile_mem) {
   transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, rows, cols, in, ld_in, out, ld_out,
@@ -86,7 +87,7 @@ __kernel void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const fl
 }
 
 /* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
-__kernel void duet_transpose_padded(idx_t rows, idx_t cols, __global const float *restrict in,
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_padded(idx_t rows, idx_t cols, __global const float *restrict in,
                                     idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                     __local float *tile_mem) {
   transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 1, rows, cols, in, ld_in, out, ld_out,
@@ -97,7 +98,7 @@ __kernel void duet_transpose_padded(idx_t rows, idx_t cols, __global const float
  * boundaries, each warp's 32-float store straddles five 32-byte sectors, two of them written in
  * part, and those partial writes cost the most; a 64-float row piece has half as many per float.
  * Assumes nothing about divisibility, like the others; AUTO picks it when ld_out % 32 != 0. */
-__kernel void duet_transpose_padded_wide(idx_t rows, idx_t cols, __global const float *restrict in,
+__kernel BLOCK(TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS) void duet_transpose_padded_wide(idx_t rows, idx_t cols, __global const float *restrict in,
                                          idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                          __local float *tile_mem) {
   transpose_tiled(TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, 1, rows, cols, in, ld_in, out, ld_out,

@@ -8,6 +8,22 @@
 /* 64-bit indices throughout: rows * ld passes 2^31 for large matrices. */
 typedef long long idx_t;
 
+/* The tuning database of src/duet_tunables.h as a compile-time table: a kernel template over a
+ * set index S reads its tunables with TUN(S, NAME), so each instantiation is compiled with
+ * exactly the values that the core sizes its launches with. */
+constexpr int duet_tun_table[DUET__T_COUNT][DUET__SET_COUNT] = {
+#define DUET__TUN_ROW(name, ...) {__VA_ARGS__},
+    DUET__TUNABLES(DUET__TUN_ROW)
+#undef DUET__TUN_ROW
+};
+#define TUN(S, name) (duet_tun_table[DUET__T_##name][(S)])
+
+/* Registry rows for kernel template K over every tuning set. CFG<S> states what the
+ * instantiation assumes: its block (bx, by) and dynamic shared bytes (smem). */
+#define DUET_CU_ROW(S, K, CFG) {#K, S, (const void *)K<S>, CFG<S>::bx, CFG<S>::by, CFG<S>::smem},
+#define DUET_CU_KERNEL(K, CFG) DUET__FOR_EACH_SET(DUET_CU_ROW, K, CFG)
+#define DUET_CU_END {0, 0, 0, 0, 0, 0}
+
 /* Tiles along y are walked in a grid-stride loop because gridDim.y is capped at 65535
  * (DUET_MAX_GRID_Y). The bound depends only on blockIdx.y, so every thread of a block runs the
  * same iterations and barriers inside the loop are reached by all of them. */

@@ -1,6 +1,6 @@
 /* SGEMM, row-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  *
- * Tunables (defaults from src/duet_tunables.h):
+ * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set; defaults):
  *   GEMM_SIMPLE_X, GEMM_SIMPLE_Y  block of the naive and coalesced kernels   (32, 8)
  *   GEMM_TILE                     tile side and block side of the tiled kernel (32)
  * Shared memory (dynamic): tiled 2 * GEMM_TILE * GEMM_TILE floats; the others none.
@@ -8,15 +8,20 @@
  * reach these kernels (the core launches duet_scale of copy.cu instead: A and B are not read). */
 #include "common.cuh"
 
-#ifndef GEMM_SIMPLE_X
-#define GEMM_SIMPLE_X DUET_GEMM_SIMPLE_X
-#endif
-#ifndef GEMM_SIMPLE_Y
-#define GEMM_SIMPLE_Y DUET_GEMM_SIMPLE_Y
-#endif
-#ifndef GEMM_TILE
-#define GEMM_TILE DUET_GEMM_TILE
-#endif
+/* What each instantiation assumes: its block (bx x by) and its shared memory. */
+template <int S>
+struct simple_cfg {
+  static constexpr int X = TUN(S, GEMM_SIMPLE_X), Y = TUN(S, GEMM_SIMPLE_Y);
+  static constexpr unsigned bx = X, by = Y;
+  static constexpr size_t smem = 0;
+};
+template <int S>
+struct tiled_cfg {
+  static constexpr int TILE = TUN(S, GEMM_TILE);
+  static constexpr unsigned bx = TILE, by = TILE;
+  static constexpr size_t smem = 2 * (size_t)TILE * TILE * sizeof(float);
+  static_assert(TILE * TILE <= 1024, "a GEMM_TILE^2 block exceeds CUDA's 1024 threads");
+};
 
 /* One element of C from a full dot product over k, read straight from global memory. */
 __device__ __forceinline__ void dot_one(int ta, int tb, idx_t i, idx_t j, idx_t k, float alpha,
@@ -32,14 +37,14 @@ __device__ __forceinline__ void dot_one(int ta, int tb, idx_t i, idx_t j, idx_t 
 /* One thread per element of C. X_WALKS_ROWS picks which of C's axes the grid's x axis (and so
  * the 32 consecutive threads of a warp) runs along; it is the only difference between the naive
  * and the coalesced kernel. */
-template <bool X_WALKS_ROWS>
+template <int SX, int SY, bool X_WALKS_ROWS>
 __device__ __forceinline__ void gemm_per_element(int ta, int tb, idx_t m, idx_t n, idx_t k,
                                                  float alpha, const float *__restrict__ a,
                                                  idx_t lda, const float *__restrict__ b, idx_t ldb,
                                                  float beta, float *__restrict__ c, idx_t ldc) {
-  const idx_t x = (idx_t)blockIdx.x * GEMM_SIMPLE_X + threadIdx.x;
-  FOR_EACH_TILE_Y(tile, X_WALKS_ROWS ? n : m, GEMM_SIMPLE_Y) {
-    const idx_t y = tile * GEMM_SIMPLE_Y + threadIdx.y;
+  const idx_t x = (idx_t)blockIdx.x * SX + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, X_WALKS_ROWS ? n : m, SY) {
+    const idx_t y = tile * SY + threadIdx.y;
     const idx_t i = X_WALKS_ROWS ? x : y, j = X_WALKS_ROWS ? y : x;
     if (i < m && j < n) dot_one(ta, tb, i, j, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
@@ -49,21 +54,23 @@ __device__ __forceinline__ void gemm_per_element(int ta, int tb, idx_t m, idx_t 
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
+template <int S>
 __global__ void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                  const float *__restrict__ a, idx_t lda,
                                  const float *__restrict__ b, idx_t ldb, float beta,
                                  float *__restrict__ c, idx_t ldc) {
-  gemm_per_element<true>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, true>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
  * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
  * operand is still re-read from global memory (L1/L2) k times. */
+template <int S>
 __global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                      const float *__restrict__ a, idx_t lda,
                                      const float *__restrict__ b, idx_t ldb, float beta,
                                      float *__restrict__ c, idx_t ldc) {
-  gemm_per_element<false>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, false>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* tiled: a GEMM_TILE x GEMM_TILE block computes the same-sized tile of C, one element per
@@ -72,10 +79,12 @@ __global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, 
  * zero-filled, so the inner product needs no bounds check, and threads outside C still load and
  * reach both barriers: an early return here would leave the block waiting at __syncthreads
  * (seed 000's "what will happen here?"). */
+template <int S>
 __global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                                  const float *__restrict__ a, idx_t lda,
                                  const float *__restrict__ b, idx_t ldb, float beta,
                                  float *__restrict__ c, idx_t ldc) {
+  constexpr int GEMM_TILE = tiled_cfg<S>::TILE;
   extern __shared__ float smem[];
   float *as = smem, *bs = smem + GEMM_TILE * GEMM_TILE;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -97,9 +106,6 @@ __global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, floa
   }
 }
 
-extern "C" const duet__cu_kernel duet__cu_gemm_kernels[] = {
-    {"duet_sgemm_naive", (const void *)duet_sgemm_naive},
-    {"duet_sgemm_coalesced", (const void *)duet_sgemm_coalesced},
-    {"duet_sgemm_tiled", (const void *)duet_sgemm_tiled},
-    {0, 0},
-};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM)[] = {
+    DUET_CU_KERNEL(duet_sgemm_naive, simple_cfg) DUET_CU_KERNEL(duet_sgemm_coalesced, simple_cfg)
+        DUET_CU_KERNEL(duet_sgemm_tiled, tiled_cfg) DUET_CU_END};

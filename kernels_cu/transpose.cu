@@ -1,6 +1,6 @@
 /* Transposes: out (cols x rows) = in^T (rows x cols), out-of-place.
  *
- * Tunables (defaults from src/duet_tunables.h):
+ * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set; defaults):
  *   TRANSPOSE_TILE  side of the square tile one block moves            (32)
  *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of threads in a block; the tiled variants move
@@ -11,31 +11,37 @@
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #include "common.cuh"
 
-#ifndef TRANSPOSE_TILE
-#define TRANSPOSE_TILE DUET_TRANSPOSE_TILE
-#endif
-#ifndef TRANSPOSE_BAND
-#define TRANSPOSE_BAND DUET_TRANSPOSE_BAND
-#endif
-#ifndef TRANSPOSE_ROWS
-#define TRANSPOSE_ROWS DUET_TRANSPOSE_ROWS
-#endif
-#ifndef TRANSPOSE_WIDE_TILE
-#define TRANSPOSE_WIDE_TILE DUET_TRANSPOSE_WIDE_TILE
-#endif
-#ifndef TRANSPOSE_WIDE_ROWS
-#define TRANSPOSE_WIDE_ROWS DUET_TRANSPOSE_WIDE_ROWS
-#endif
+/* What each instantiation assumes: its tile, its block (bx x by) and its shared memory. */
+template <int S>
+struct naive_cfg {
+  static constexpr int TILE = TUN(S, TRANSPOSE_TILE), ROWS = TUN(S, TRANSPOSE_ROWS);
+  static constexpr unsigned bx = TILE, by = ROWS;
+  static constexpr size_t smem = 0;
+};
+template <int TILE_, int ROWS_, int PAD_>
+struct staged_cfg {
+  static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_;
+  static constexpr unsigned bx = TILE, by = ROWS;
+  static constexpr size_t smem = (size_t)TILE * (TILE + PAD) * sizeof(float);
+};
+template <int S>
+struct coalesced_cfg : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 0> {};
+template <int S>
+struct padded_cfg : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 1> {};
+template <int S>
+struct padded_wide_cfg : staged_cfg<TUN(S, TRANSPOSE_WIDE_TILE), TUN(S, TRANSPOSE_WIDE_ROWS), 1> {};
 
 /* naive: one element per thread, a TILE x ROWS block over a TILE x ROWS patch of `in`.
  * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
  * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
  * memory segment and the write side caps the bandwidth. */
+template <int S>
 __global__ void duet_transpose_naive(idx_t rows, idx_t cols, const float *__restrict__ in,
                                      idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
-  const idx_t col = (idx_t)blockIdx.x * TRANSPOSE_TILE + threadIdx.x;
-  FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_ROWS) {
-    const idx_t row = tile * TRANSPOSE_ROWS + threadIdx.y;
+  using C = naive_cfg<S>;
+  const idx_t col = (idx_t)blockIdx.x * C::TILE + threadIdx.x;
+  FOR_EACH_TILE_Y(tile, rows, C::ROWS) {
+    const idx_t row = tile * C::ROWS + threadIdx.y;
     if (row < rows && col < cols) out[col * ld_out + row] = in[row * ld_in + col];
   }
 }
@@ -45,14 +51,14 @@ __global__ void duet_transpose_naive(idx_t rows, idx_t cols, const float *__rest
  * are coalesced. The write phase reads a column of the tile: with PAD 0 the 32 lanes of a warp
  * hit addresses TILE floats apart, all in one bank, a 32-way conflict; PAD 1 staggers rows by
  * one bank. */
-template <int TILE, int ROWS, int PAD>
+template <int TILE, int ROWS, int PAD, int BAND>
 __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
                                                 const float *__restrict__ in, idx_t ld_in,
                                                 float *__restrict__ out, idx_t ld_out) {
   extern __shared__ float tile_mem[];
   const int stride = TILE + PAD;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const tile_xy t = band_order(TRANSPOSE_BAND);
+  const tile_xy t = band_order(BAND);
   const idx_t col0 = (idx_t)t.x * TILE;
   const int n_cols = tile_span(cols, col0, TILE);
   /* This thread's slots: row ty of the tile while loading, column ty while storing. */
@@ -81,32 +87,28 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
   }
 }
 
+/* One kernel per staged variant, each an instantiation of transpose_tiled with its cfg. */
+#define STAGED_KERNEL(name, cfg)                                                                \
+  template <int S>                                                                              \
+  __global__ void name(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,       \
+                       float *__restrict__ out, idx_t ld_out) {                                 \
+    transpose_tiled<cfg<S>::TILE, cfg<S>::ROWS, cfg<S>::PAD, TUN(S, TRANSPOSE_BAND)>(           \
+        rows, cols, in, ld_in, out, ld_out);                                                    \
+  }
+
 /* coalesced: TILE x TILE shared tile, no padding (bank conflicts on the column read). */
-__global__ void duet_transpose_coalesced(idx_t rows, idx_t cols, const float *__restrict__ in,
-                                         idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
-  transpose_tiled<TRANSPOSE_TILE, TRANSPOSE_ROWS, 0>(rows, cols, in, ld_in, out, ld_out);
-}
-
+STAGED_KERNEL(duet_transpose_coalesced, coalesced_cfg)
 /* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
-__global__ void duet_transpose_padded(idx_t rows, idx_t cols, const float *__restrict__ in,
-                                      idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
-  transpose_tiled<TRANSPOSE_TILE, TRANSPOSE_ROWS, 1>(rows, cols, in, ld_in, out, ld_out);
-}
-
+STAGED_KERNEL(duet_transpose_padded, padded_cfg)
 /* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `out` start off 128-byte
  * boundaries, each warp's 32-float store straddles five 32-byte sectors, two of them written in
  * part, and those partial writes cost the most; a 64-float row piece has half as many per float.
- * Assumes nothing about divisibility, like the others; AUTO picks it when ld_out % 32 != 0. */
-__global__ void duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
-                                           idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
-  transpose_tiled<TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, 1>(rows, cols, in, ld_in, out,
-                                                               ld_out);
-}
+ * Assumes nothing about divisibility, like the others; AUTO picks it when ld_out is unaligned. */
+STAGED_KERNEL(duet_transpose_padded_wide, padded_wide_cfg)
 
-extern "C" const duet__cu_kernel duet__cu_transpose_kernels[] = {
-    {"duet_transpose_naive", (const void *)duet_transpose_naive},
-    {"duet_transpose_coalesced", (const void *)duet_transpose_coalesced},
-    {"duet_transpose_padded", (const void *)duet_transpose_padded},
-    {"duet_transpose_padded_wide", (const void *)duet_transpose_padded_wide},
-    {0, 0},
-};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
+    DUET_CU_KERNEL(duet_transpose_naive, naive_cfg)
+    DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
+    DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
+    DUET_CU_KERNEL(duet_transpose_padded_wide, padded_wide_cfg)
+    DUET_CU_END};

@@ -68,6 +68,10 @@ _DUET_EOF
 
   AS_IF([test "$duet_cuda_happy" = yes],
         [AC_DEFINE([DUET_HAVE_CUDA], [1], [Define to 1 to build the CUDA backend.])])
+  # libtool's compile mode for .cu objects: one PIC object for both libraries when shared ones
+  # are built, else one non-PIC object (-shared would make libtool refuse a static-only build).
+  AS_IF([test "x$enable_shared" = xno], [DUET_LT_CU_MODE=-static], [DUET_LT_CU_MODE=-shared])
+  AC_SUBST([DUET_LT_CU_MODE])
   AC_SUBST([CUDA_ARCH])
   AC_SUBST([CUDA_CPPFLAGS])
   AC_SUBST([CUDA_LDFLAGS])

@@ -124,23 +124,23 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
     free(ctx);
     return status;
   }
-  /* The limits every launch is checked against, and that AUTO choices consult. */
-  duet_device_info info;
-  memset(&info, 0, sizeof info);
-  if ((status = ctx->ops->ctx_info(ctx, &info))) {
+  /* The tunable values every kernel of this context is built and launched with. Nothing is
+   * built here: OpenCL groups build on the first call that needs one. */
+  if ((status = duet__tuning_resolve(ctx))) {
     duet__fail(NULL, status, "%s", ctx->last_error);
     ctx->ops->ctx_close(ctx);
     free(ctx);
     return status;
   }
-  ctx->max_block_threads = info.max_block_threads;
-  ctx->shared_mem_bytes = info.shared_mem_bytes;
   *out = ctx;
   return DUET_OK;
 }
 
 void duet_ctx_destroy(duet_ctx *ctx) {
   if (!ctx) return;
+  for (int k = 0; k < DUET__K_COUNT; k++)
+    if (ctx->kernels[k].loaded) ctx->ops->kernel_unload(ctx, &ctx->kernels[k]);
+  duet__arena_free(ctx);
   ctx->ops->ctx_close(ctx);
   free(ctx);
 }
@@ -161,6 +161,7 @@ int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info) {
   if (!info) return duet__fail(ctx, DUET_EINVAL, "duet_ctx_info: info is NULL");
   memset(info, 0, sizeof *info);
   info->backend = ctx->ops->id;
+  info->type = ctx->caps.type;
   return ctx->ops->ctx_info((duet_ctx *)ctx, info);
 }
 

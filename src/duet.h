@@ -67,19 +67,36 @@ DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
 DUET_EXTERN void duet_ctx_destroy(duet_ctx *ctx); /* NULL is fine */
 DUET_EXTERN duet_backend duet_ctx_backend(const duet_ctx *ctx);
 
+typedef enum { DUET_DEVICE_GPU = 0, DUET_DEVICE_CPU = 1, DUET_DEVICE_OTHER = 2 } duet_device_type;
+
 typedef struct {
   duet_backend backend;
+  duet_device_type type;
   char name[256];
   char vendor[128];
   char version[128]; /* e.g. "CUDA 13.0, sm_90" or the OpenCL device version */
   unsigned compute_units;
   unsigned max_block_threads;
-  unsigned warp_size; /* CUDA warp size; OpenCL: preferred work-group size multiple */
+  /* CUDA: the warp size. OpenCL: NVIDIA's warp or AMD's wavefront where the device reports it,
+   * else the preferred work-group multiple of a kernel already built on this context, else 1
+   * (duet_ctx_info never builds kernels to find out). */
+  unsigned warp_size;
   size_t global_mem_bytes;
   size_t shared_mem_bytes; /* per block / work-group */
 } duet_device_info;
 
 DUET_EXTERN int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info);
+
+/* Tuning: every kernel's tunables (tile sides, block shapes, AUTO's thresholds) come from one
+ * database with a set of values per kind of device. A context takes the set for its device,
+ * or the one $DUET_TUNING names; on OpenCL, $DUET_TUNE="NAME=V,NAME=V" overrides single values
+ * (the kernels are compiled at run time; CUDA's are compiled ahead for each set).
+ * duet_tuning_set_name(i) lists the sets (NULL past the last); duet_ctx_tuning gives the
+ * context's set ("" for NULL); duet_ctx_tunable(ctx, i, &name, &value) gives its i-th tunable,
+ * DUET_EINVAL past the last. */
+DUET_EXTERN const char *duet_tuning_set_name(int i);
+DUET_EXTERN const char *duet_ctx_tuning(const duet_ctx *ctx);
+DUET_EXTERN int duet_ctx_tunable(const duet_ctx *ctx, int i, const char **name, int *value);
 /* Never NULL; "" when there was no failure. With ctx == NULL: the last failure on this thread
  * that had no context to hold it, e.g. why duet_ctx_create failed. */
 DUET_EXTERN const char *duet_ctx_last_error(const duet_ctx *ctx);

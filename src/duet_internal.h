@@ -9,33 +9,30 @@
 #include <stddef.h>
 
 #include "duet.h"
-#include "duet_tunables.h"
+#include "manifest.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Every kernel of both trees: an id for the core and the backends, and the name the kernel has
- * in kernels_cu/ and kernels_cl/. */
-#define DUET__KERNEL_MAP(X)                              \
-  X(COPY, "duet_copy")                                   \
-  X(TRANSPOSE_NAIVE, "duet_transpose_naive")             \
-  X(TRANSPOSE_COALESCED, "duet_transpose_coalesced")     \
-  X(TRANSPOSE_PADDED, "duet_transpose_padded")           \
-  X(TRANSPOSE_PADDED_WIDE, "duet_transpose_padded_wide") \
-  X(SCALE, "duet_scale")                                 \
-  X(SGEMM_NAIVE, "duet_sgemm_naive")                     \
-  X(SGEMM_COALESCED, "duet_sgemm_coalesced")             \
-  X(SGEMM_TILED, "duet_sgemm_tiled")
+/* The kernel that a manifest row became on one context: what the core launches. */
+typedef struct {
+  void *fn;             /* the backend's handle: CUDA host stub, OpenCL cl_kernel */
+  unsigned max_threads; /* this kernel's own block limit (registers, OpenCL's kernel limit) */
+  duet__shape shape;    /* with the context's tunable values */
+  int loaded;
+} duet__loaded;
 
-typedef enum {
-#define DUET__KERNEL_ENUM(id, name) DUET__K_##id,
-  DUET__KERNEL_MAP(DUET__KERNEL_ENUM)
-#undef DUET__KERNEL_ENUM
-      DUET__K_COUNT
-} duet__kernel;
-
-const char *duet__kernel_name(duet__kernel k);
+/* What the backend says of its device; the core keeps no device fact of its own. */
+typedef struct {
+  duet_device_type type;
+  int nvidia;           /* an NVIDIA device (CUDA, or NVIDIA's OpenCL) */
+  int cc_major, cc_minor; /* NVIDIA compute capability, else 0 */
+  unsigned max_block_threads;
+  size_t shared_bytes;  /* the most one block may have */
+  size_t max_grid[3];   /* blocks per grid dimension */
+  int runtime_compile;  /* kernels are built at run time, so any tunable value can be used */
+} duet__caps;
 
 /* One launch, described once: CUDA maps it to <<<grid, block, shared_bytes>>>, OpenCL to
  * global = grid * block, local = block, plus a __local argument of shared_bytes. */
@@ -46,7 +43,7 @@ typedef struct {
 } duet__launch;
 
 /* Kernel arguments, passed in the kernel's parameter order. A __local/shared scratch argument
- * is not listed: the backend derives it from duet__launch.shared_bytes. */
+ * is not listed: the backend derives it from duet__launch.shared_bytes and the signature. */
 typedef enum { DUET__ARG_MEM, DUET__ARG_I64, DUET__ARG_I32, DUET__ARG_F32 } duet__arg_kind;
 typedef struct {
   duet__arg_kind kind;
@@ -64,7 +61,7 @@ typedef struct duet__backend_ops {
   duet_backend id;
   const char *name;
   int (*device_count)(int *count);
-  int (*ctx_open)(duet_ctx *ctx, int device); /* sets ctx->impl */
+  int (*ctx_open)(duet_ctx *ctx, int device); /* sets ctx->impl and ctx->caps */
   void (*ctx_close)(duet_ctx *ctx);
   int (*ctx_info)(duet_ctx *ctx, duet_device_info *info);
   int (*finish)(duet_ctx *ctx);
@@ -78,8 +75,14 @@ typedef struct duet__backend_ops {
   int (*event_record)(duet_ctx *ctx, void *ev);
   int (*event_elapsed)(duet_ctx *ctx, void *start, void *end, float *ms);
   void *(*native_queue)(duet_ctx *ctx);
-  int (*launch)(duet_ctx *ctx, duet__kernel k, const duet__launch *launch, const duet__arg *args,
-                unsigned nargs);
+  /* Turns manifest row k, with the context's tunable values, into k->fn and k->max_threads.
+   * k->shape is already resolved: a backend whose compiled kernel assumes another shape fails
+   * with DUET_EBUILD. OpenCL builds the row's group here on first use. */
+  int (*kernel_load)(duet_ctx *ctx, const duet__kernel_desc *desc, duet__loaded *k);
+  void (*kernel_unload)(duet_ctx *ctx, duet__loaded *k);
+  /* args follow desc->sig, minus its scratch letter. */
+  int (*launch)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k,
+                const duet__launch *launch, const duet__arg *args);
 } duet__backend_ops;
 
 #ifdef DUET_HAVE_CUDA
@@ -95,8 +98,12 @@ struct duet_ctx {
   const duet__backend_ops *ops;
   void *impl;
   int device;
-  unsigned max_block_threads; /* the device's limits, read once when the context opens */
-  size_t shared_mem_bytes;
+  duet__caps caps;
+  duet__tuning_set set;
+  int tun[DUET__T_COUNT]; /* the values this context's kernels are built and launched with */
+  duet__loaded kernels[DUET__K_COUNT];
+  void *arena; /* scratch device memory for multi-launch routines, grown on demand */
+  size_t arena_bytes;
   char last_error[DUET__ERRLEN];
 };
 
@@ -122,31 +129,51 @@ int duet__fail(const duet_ctx *ctx, int status, const char *fmt, ...)
 /* Environment lookups shared by the core and the OpenCL backend. */
 const char *duet__getenv(const char *name); /* NULL when unset or empty */
 
-/* One row of a routine's variant table: which kernel, the tile of the output one block covers,
- * the block shape and the shared memory it needs. Tables are indexed by the public enum. */
+/* One row of a routine's variant table, indexed by the public enum: its name and kernel. */
 typedef struct {
   const char *name;
   duet__kernel kernel;
-  unsigned tile_x, tile_y;
-  unsigned block_x, block_y;
-  size_t shared_bytes;
-  int x_walks_rows; /* the grid's x axis runs along the rows of the output, not its columns */
 } duet__variant;
-
-/* 1 when the device can run v's block: its thread count and shared memory. */
-int duet__variant_fits(const duet_ctx *ctx, const duet__variant *v);
-/* Describes the launch of variant v over a rows x cols output and hands it to the backend. */
-int duet__launch_variant(duet_ctx *ctx, const duet__variant *v, size_t rows, size_t cols,
-                         const duet__arg *args, unsigned nargs);
 
 /* Name lookups over a variant table of n rows. */
 const char *duet__variant_name(const duet__variant *table, size_t n, int v);
 int duet__variant_parse(const duet__variant *table, size_t n, const char *name, int *v);
 
-/* Transpose and copy share one descriptor shape: ceil(extent_x/tile_x) by
- * min(ceil(extent_y/tile_y), DUET_MAX_GRID_Y) blocks of block_x x block_y threads. */
-duet__launch duet__launch_2d(size_t extent_x, size_t extent_y, unsigned tile_x, unsigned tile_y,
-                             unsigned block_x, unsigned block_y, size_t shared_bytes);
+/* ---- kernels and launches (src/launch.c) ---------------------------------------------------- */
+/* Loads kernel k on first use (OpenCL: builds its group) and returns it. */
+int duet__kernel_get(duet_ctx *ctx, duet__kernel k, const duet__loaded **out);
+/* *fits = whether this device can run k's block; fails only when k cannot be loaded. */
+int duet__kernel_fits(duet_ctx *ctx, duet__kernel k, int *fits);
+
+/* One launch of a plan: kernel k over a rows x cols output (its shape gives the grid), z grid
+ * slices, and its arguments in signature order. */
+typedef struct {
+  duet__kernel kernel;
+  size_t rows, cols;
+  unsigned z;
+  const duet__arg *args;
+  unsigned nargs;
+} duet__step;
+
+/* Runs a plan: every step is loaded and checked (fit, grid, signature) before the first is
+ * enqueued, so a plan either runs whole or not at all. */
+int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n);
+/* One launch; the argument count comes from the array, never from the caller. */
+#define DUET__LAUNCH(ctx, k, rows, cols, args) \
+  duet__run_one(ctx, k, rows, cols, args, (unsigned)(sizeof(args) / sizeof((args)[0])))
+int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const duet__arg *args,
+                  unsigned nargs);
+/* Scratch device memory of at least `bytes` from the context's arena, valid until the next call
+ * that takes it (the queue is in order, so work already enqueued keeps its view). */
+int duet__arena(duet_ctx *ctx, size_t bytes, void **mem);
+void duet__arena_free(duet_ctx *ctx);
+
+/* ---- tuning (src/tuning.c) ------------------------------------------------------------------- */
+/* Resolves ctx->set and ctx->tun from the caps, $DUET_TUNING and $DUET_TUNE. */
+int duet__tuning_resolve(duet_ctx *ctx);
+/* The -D options of group g with the context's values ("-DNAME=V ..."), malloc'd; NULL when
+ * out of host memory. */
+char *duet__group_options(const duet_ctx *ctx, duet__group g);
 
 /* Argument checks, each returning DUET_OK or DUET_EINVAL with the last-error text set. */
 int duet__check_ctx(const duet_ctx *ctx, const char *func);

@@ -1,53 +1,62 @@
-/* Kernel geometry shared by the core (which sizes each launch) and the kernels (which assume it).
- * The CUDA kernels include this file; the OpenCL kernels receive the same values as -D build
- * options, so one edit here retunes both backends and the launch descriptors together.
- * Each kernel file still carries #ifndef defaults so it reads standalone. To try other values,
- * configure with the same -D in both CPPFLAGS and NVCCFLAGS, e.g. -DDUET_GEMM_TILE=16. */
+/* The tuning database: every tunable of every kernel, with one value per device set, in the
+ * manner of CLBlast's database. It is the single source of the values: the core sizes launches
+ * from it, the OpenCL backend passes them as -D options when it builds a kernel group, and the
+ * CUDA kernels instantiate their templates from it at build time (kernels_cu/common.cuh), one
+ * instantiation per set. A context resolves one set for its device (src/tuning.c); DUET_TUNING
+ * names another, and on OpenCL DUET_TUNE overrides single values.
+ * Plain C preprocessor only: nvcc includes this file too. */
 #ifndef DUET_TUNABLES_H
 #define DUET_TUNABLES_H
 
-/* Transpose and copy: a TRANSPOSE_TILE x TRANSPOSE_TILE tile moved by a
- * TRANSPOSE_TILE x TRANSPOSE_ROWS block, so each thread moves TILE/ROWS elements. */
-#ifndef DUET_TRANSPOSE_TILE
-#define DUET_TRANSPOSE_TILE 32
-#endif
-#ifndef DUET_TRANSPOSE_ROWS
-#define DUET_TRANSPOSE_ROWS 8
-#endif
+/* The sets, in the order of the value columns below. Which device gets which set is decided in
+ * src/tuning.c from what the backend reports (device type, vendor, compute capability). */
+#define DUET__TUNING_SETS(X)    \
+  X(DEFAULT, "default")         \
+  X(NVIDIA_SM80, "nvidia-sm80") \
+  X(CPU, "cpu")
+#define DUET__SET_COUNT 3
+/* M(set index, ...) once per set: lets CUDA instantiate a kernel for every set. */
+#define DUET__FOR_EACH_SET(M, ...) M(0, __VA_ARGS__) M(1, __VA_ARGS__) M(2, __VA_ARGS__)
 
-/* padded-wide: the padded transpose with a WIDE_TILE x WIDE_TILE tile and a
- * WIDE_TILE x WIDE_ROWS block, for rows that do not start on 128-byte boundaries. */
-#ifndef DUET_TRANSPOSE_WIDE_TILE
-#define DUET_TRANSPOSE_WIDE_TILE 64
-#endif
-#ifndef DUET_TRANSPOSE_WIDE_ROWS
-#define DUET_TRANSPOSE_WIDE_ROWS 16
-#endif
+/* X(NAME, default, nvidia-sm80, cpu). Kernel files name the same tunables without the DUET
+ * prefix and carry #ifndef fallbacks equal to the default column, so each compiles alone.
+ *
+ * TRANSPOSE_TILE, _ROWS   transpose and copy: a TILE x TILE tile moved by a TILE x ROWS block
+ * TRANSPOSE_BAND          tiled transposes: tile columns per band of the block order
+ * TRANSPOSE_WIDE_TILE, _ROWS  padded-wide's tile and block rows
+ * TRANSPOSE_AUTO_ALIGN    transpose AUTO takes padded-wide when ld_out is not a multiple of this
+ *                         many floats (NVIDIA's 128-byte segments); 0: never
+ * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
+ * GEMM_TILE               tiled sgemm: TILE x TILE threads over TILE x TILE tiles of A and B
+ */
+/* clang-format off: one tunable per row, one column per set */
+#define DUET__TUNABLES(X)                \
+  X(TRANSPOSE_TILE,       32, 32, 32)    \
+  X(TRANSPOSE_ROWS,        8,  8,  8)    \
+  X(TRANSPOSE_BAND,       32, 32, 32)    \
+  X(TRANSPOSE_WIDE_TILE,  64, 64, 64)    \
+  X(TRANSPOSE_WIDE_ROWS,  16, 16, 16)    \
+  X(TRANSPOSE_AUTO_ALIGN, 32, 32, 32)    \
+  X(GEMM_SIMPLE_X,        32, 32, 32)    \
+  X(GEMM_SIMPLE_Y,         8,  8,  8)    \
+  X(GEMM_TILE,            32, 32, 32)
+/* clang-format on */
 
-/* Tiled transposes: blocks start in order of their linear id, x fastest. Taken row by row, the
- * blocks resident at one time would read a few long rows of `in` but write short pieces into
- * every row of `out`. Numbering tiles in bands TRANSPOSE_BAND tiles wide makes the resident set
- * a square patch, so reads and writes both land in long runs of DRAM pages. */
-#ifndef DUET_TRANSPOSE_BAND
-#define DUET_TRANSPOSE_BAND 32
-#endif
+typedef enum {
+#define DUET__TUNABLE_ENUM(name, ...) DUET__T_##name,
+  DUET__TUNABLES(DUET__TUNABLE_ENUM)
+#undef DUET__TUNABLE_ENUM
+      DUET__T_COUNT
+} duet__tunable;
 
-/* Naive and coalesced sgemm: one thread per element of C in a SIMPLE_X x SIMPLE_Y block. */
-#ifndef DUET_GEMM_SIMPLE_X
-#define DUET_GEMM_SIMPLE_X 32
-#endif
-#ifndef DUET_GEMM_SIMPLE_Y
-#define DUET_GEMM_SIMPLE_Y 8
-#endif
+typedef enum {
+#define DUET__SET_ENUM(id, name) DUET__SET_##id,
+  DUET__TUNING_SETS(DUET__SET_ENUM)
+#undef DUET__SET_ENUM
+      DUET__SET_COUNT_
+} duet__tuning_set;
 
-/* Tiled sgemm: GEMM_TILE x GEMM_TILE threads, each computing one element of C from
- * GEMM_TILE x GEMM_TILE tiles of A and B staged in shared memory. */
-#ifndef DUET_GEMM_TILE
-#define DUET_GEMM_TILE 32
-#endif
-
-/* CUDA caps gridDim.y and gridDim.z at 65535. Launches never ask for more: kernels walk their
- * y tiles in a grid-stride loop instead, on both backends so that the geometry matches. */
-#define DUET_MAX_GRID_Y 65535
+/* A bit per tunable, for the manifest's "which tunables does this kernel use". */
+#define DUET__TBIT(name) (1ull << DUET__T_##name)
 
 #endif

@@ -1,30 +1,14 @@
 /* Single-precision GEMM with BLAS semantics, row-major. */
 #include "duet_internal.h"
 
-#define SX DUET_GEMM_SIMPLE_X
-#define SY DUET_GEMM_SIMPLE_Y
-#define GT DUET_GEMM_TILE
-
 /* Indexed by duet_gemm_variant; AUTO is resolved per call by pick_auto(). */
 static const duet__variant gemm_variants[] = {
-    [DUET_GEMM_AUTO] = {"auto", DUET__K_SGEMM_TILED, GT, GT, GT, GT, 0, 0},
-    /* x runs down the rows of C: the seed's "old" mapping, strided for every warp. */
-    [DUET_GEMM_NAIVE] = {"naive", DUET__K_SGEMM_NAIVE, SX, SY, SX, SY, 0, 1},
-    [DUET_GEMM_COALESCED] = {"coalesced", DUET__K_SGEMM_COALESCED, SX, SY, SX, SY, 0, 0},
-    [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED, GT, GT, GT, GT, 2 * GT *GT * sizeof(float),
-                         0},
+    [DUET_GEMM_AUTO] = {"auto", DUET__K_SGEMM_TILED},
+    [DUET_GEMM_NAIVE] = {"naive", DUET__K_SGEMM_NAIVE},
+    [DUET_GEMM_COALESCED] = {"coalesced", DUET__K_SGEMM_COALESCED},
+    [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED},
 };
 #define N_GEMM (sizeof gemm_variants / sizeof gemm_variants[0])
-
-/* C = beta*C over C's shape; beta == 0 stores zeros so that NaN in C cannot survive. */
-static const duet__variant scale_variant = {"scale",
-                                            DUET__K_SCALE,
-                                            DUET_TRANSPOSE_TILE,
-                                            DUET_TRANSPOSE_TILE,
-                                            DUET_TRANSPOSE_TILE,
-                                            DUET_TRANSPOSE_ROWS,
-                                            0,
-                                            0};
 
 const char *duet_gemm_variant_name(duet_gemm_variant v) {
   return duet__variant_name(gemm_variants, N_GEMM, (int)v);
@@ -37,11 +21,14 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
 }
 
 /* A single row of C has no reuse of B for a tile to exploit; the coalesced kernel keeps all 32
- * lanes of a warp busy along that row instead of one row of a mostly idle tile. */
-static duet_gemm_variant pick_auto(const duet_ctx *ctx, size_t m) {
-  /* tiled's GEMM_TILE^2-thread block may exceed a small device's limit: coalesced runs anywhere. */
-  return m == 1 || !duet__variant_fits(ctx, &gemm_variants[DUET_GEMM_TILED]) ? DUET_GEMM_COALESCED
-                                                                             : DUET_GEMM_TILED;
+ * lanes of a warp busy along that row instead of one row of a mostly idle tile. tiled's block
+ * may also exceed a small device's (or this kernel's) limit: coalesced runs anywhere. */
+static int pick_auto(duet_ctx *ctx, size_t m, duet_gemm_variant *v) {
+  *v = DUET_GEMM_COALESCED;
+  if (m == 1) return DUET_OK;
+  int fits = 0, status = duet__kernel_fits(ctx, DUET__K_SGEMM_TILED, &fits);
+  if (fits) *v = DUET_GEMM_TILED;
+  return status;
 }
 
 int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
@@ -68,15 +55,16 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
 
   if (k == 0 || alpha == 0.0f) {
     if (beta == 1.0f) return DUET_OK;
+    /* C = beta*C; beta == 0 stores zeros so that NaN in C cannot survive. */
     const duet__arg args[] = {duet__arg_i64(m), duet__arg_i64(n), duet__arg_f32(beta),
                               duet__arg_mem(c), duet__arg_i64(ldc)};
-    return duet__launch_variant(ctx, &scale_variant, m, n, args, 5);
+    return DUET__LAUNCH(ctx, DUET__K_SCALE, m, n, args);
   }
-  if (v == DUET_GEMM_AUTO) v = pick_auto(ctx, m);
+  if (v == DUET_GEMM_AUTO && (status = pick_auto(ctx, m, &v))) return status;
   const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
                             duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
                             duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
                             duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
                             duet__arg_i64(ldc)};
-  return duet__launch_variant(ctx, &gemm_variants[v], m, n, args, 13);
+  return DUET__LAUNCH(ctx, gemm_variants[v].kernel, m, n, args);
 }

@@ -22,12 +22,3 @@ const char *duet_status_name(int status) {
   }
   return "DUET_UNKNOWN";
 }
-
-const char *duet__kernel_name(duet__kernel k) {
-  static const char *const names[] = {
-#define DUET__KERNEL_STR(id, name) name,
-      DUET__KERNEL_MAP(DUET__KERNEL_STR)
-#undef DUET__KERNEL_STR
-  };
-  return (unsigned)k < DUET__K_COUNT ? names[k] : "unknown";
-}

@@ -207,24 +207,6 @@ int harness_end(void) {
 }
 
 /* ---- devices --------------------------------------------------------------------------------- */
-static int contains_ci(const char *hay, const char *needle) {
-  for (; *hay; hay++) {
-    size_t i = 0;
-    while (needle[i] && tolower((unsigned char)hay[i]) == needle[i]) i++;
-    if (!needle[i]) return 1;
-  }
-  return 0;
-}
-
-/* duet_device_info has no device type; CPU runtimes give themselves away by name. Guessing CPU
- * for an unknown device only skips the large tier, while guessing GPU would run it for hours. */
-static int looks_like_cpu(const duet_device_info *info) {
-  static const char *const marks[] = {"pthread", "cpu", "xeon", "epyc", "ryzen", "core(tm)"};
-  for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-    if (contains_ci(info->name, marks[i]) || contains_ci(info->vendor, marks[i])) return 1;
-  return 0;
-}
-
 static void set_label(harness_dev *d, const char *name) {
   char shortname[29];
   snprintf(shortname, sizeof shortname, "%s", *name ? name : "?");
@@ -241,7 +223,7 @@ static void pick_tier(harness_dev *d) {
     d->large_why = "DUET_TEST_LARGE=0";
   } else if (large && strcmp(large, "1") == 0) {
     d->large = 1;
-  } else if (d->backend != DUET_BACKEND_CUDA && looks_like_cpu(&d->info)) {
+  } else if (d->info.type != DUET_DEVICE_GPU) {
     d->large_why = "not a GPU; set DUET_TEST_LARGE=1";
   } else {
     d->large = 1;

@@ -178,6 +178,8 @@ static const env_case env_cases[] = {
     {"DUET_DEVICE", "99999999999999999999", 0, -1, DUET_EINVAL, "DUET_DEVICE"},
     {"DUET_DEVICE", "abc", 0, -2, DUET_OK, NULL}, /* an explicit index does not read it */
     {"DUET_DEVICE", NULL, 0, -3, DUET_ENODEV, NULL},
+    {"DUET_TUNING", "no-such-set", 0, -2, DUET_EINVAL, "DUET_TUNING"},
+    {"DUET_TUNING", "cpu", 0, -2, DUET_OK, NULL}, /* any set on any device */
 };
 
 static void check_env_case(const harness_dev *dev, const env_case *e, int count) {
@@ -224,6 +226,9 @@ static void check_env(const harness_dev *dev) {
       {"DUET_DEVICE", mine, 0, -1, DUET_OK, NULL},
       {"DUET_DEVICE", past, 0, -1, DUET_ENODEV, NULL},
       {"DUET_OPENCL_PLATFORM", "duet-no-such-platform", 0, -2, DUET_ENODEV, "DUET_OPENCL_PLATFORM"},
+      /* Overrides need kernels compiled at run time: OpenCL checks them, CUDA refuses them. */
+      {"DUET_TUNE", "NO_SUCH_TUNABLE=4", 0, -2,
+       dev->backend == DUET_BACKEND_OPENCL ? DUET_EINVAL : DUET_EUNSUPPORTED, "DUET_TUNE"},
   };
   for (size_t i = 0; i < COUNT(here); i++)
     if (strcmp(here[i].var, "DUET_OPENCL_PLATFORM") || dev->backend == DUET_BACKEND_OPENCL)

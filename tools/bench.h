@@ -228,11 +228,6 @@ void bench_progress_done(void);
 bench_result *bench_results_add(bench_results *rs);
 void *bench_xmalloc(size_t bytes); /* exits with a message when out of memory */
 
-/* ---- bench_cl.c (OpenCL builds only) ------------------------------------------------------- */
-#ifdef DUET_HAVE_OPENCL
-int bench_cl_is_cpu(duet_ctx *ctx);
-#endif
-
 /* ---- peers (tools/peer_*.c, each compiled only when configure found it) ------------------- */
 struct bench_peers {
   void *cublas, *clblast;

@@ -22,9 +22,7 @@ static int dev_open(bench_dev *d, duet_backend b, int device) {
     d->ctx = NULL;
     return st;
   }
-#ifdef DUET_HAVE_OPENCL
-  if (d->backend == DUET_BACKEND_OPENCL) d->is_cpu = bench_cl_is_cpu(d->ctx);
-#endif
+  d->is_cpu = d->info.type == DUET_DEVICE_CPU;
   d->peers = calloc(1, sizeof *d->peers);
   if (!d->peers) {
     duet_ctx_destroy(d->ctx);

@@ -8,12 +8,6 @@ tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/b
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS)
 tools_duet_bench_LDADD = libduet.la
 
-if DUET_HAVE_OPENCL
-tools_duet_bench_SOURCES += tools/bench_cl.c
-tools_duet_bench_CPPFLAGS += $(OPENCL_CFLAGS)
-tools_duet_bench_LDADD += $(OPENCL_LIBS)
-endif
-
 if DUET_HAVE_CUBLAS
 noinst_LTLIBRARIES += tools/libpeer_cublas.la
 tools_libpeer_cublas_la_SOURCES = tools/peer_cublas.c

@@ -1,0 +1,135 @@
+/* Kernels loaded on first use, plans of launches checked whole before any is enqueued, and the
+ * per-context scratch arena that multi-launch routines take their temporaries from. */
+#include <stdint.h>
+#include <string.h>
+
+#include "duet_internal.h"
+
+int duet__kernel_get(duet_ctx *ctx, duet__kernel id, const duet__loaded **out) {
+  duet__loaded *k = &ctx->kernels[id];
+  if (!k->loaded) {
+    const duet__kernel_desc *d = &duet__manifest[id];
+    duet__loaded fresh;
+    memset(&fresh, 0, sizeof fresh);
+    d->shape(ctx->tun, &fresh.shape);
+    int status = ctx->ops->kernel_load(ctx, d, &fresh);
+    if (status) return status;
+    fresh.loaded = 1;
+    *k = fresh;
+  }
+  *out = k;
+  return DUET_OK;
+}
+
+static int block_fits(const duet_ctx *ctx, const duet__loaded *k) {
+  const unsigned threads = k->shape.block_x * k->shape.block_y;
+  return threads <= ctx->caps.max_block_threads && threads <= k->max_threads &&
+         k->shape.shared_bytes <= ctx->caps.shared_bytes;
+}
+
+int duet__kernel_fits(duet_ctx *ctx, duet__kernel id, int *fits) {
+  const duet__loaded *k;
+  int status = duet__kernel_get(ctx, id, &k);
+  *fits = !status && block_fits(ctx, k);
+  return status;
+}
+
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* The step's launch: its output covered by the kernel's tiles, y capped at the backend's grid
+ * limit (the kernels walk the rest in a loop). */
+static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, duet__launch *l) {
+  const duet__kernel_desc *d = &duet__manifest[st->kernel];
+  const duet__shape *s = &k->shape;
+  if (!block_fits(ctx, k))
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "%s: a block of %u threads with %zu bytes of shared memory exceeds this "
+                      "device's %u threads (%u for this kernel) and %zu bytes",
+                      d->name, s->block_x * s->block_y, s->shared_bytes,
+                      ctx->caps.max_block_threads, k->max_threads, ctx->caps.shared_bytes);
+  const size_t x = s->x_walks_rows ? st->rows : st->cols, y = s->x_walks_rows ? st->cols : st->rows;
+  const size_t tiles_y = ceil_div(y, s->tile_y);
+  l->grid[0] = ceil_div(x, s->tile_x);
+  l->grid[1] = tiles_y < ctx->caps.max_grid[1] ? tiles_y : ctx->caps.max_grid[1];
+  l->grid[2] = st->z ? st->z : 1;
+  l->block[0] = s->block_x;
+  l->block[1] = s->block_y;
+  l->block[2] = 1;
+  l->shared_bytes = s->shared_bytes;
+  /* Kernels number their blocks with 32-bit arithmetic (band_order). No buffer a device can
+   * hold reaches this, but the core says so rather than let the ids wrap. */
+  size_t blocks;
+  if (l->grid[0] > ctx->caps.max_grid[0] || l->grid[2] > ctx->caps.max_grid[2] ||
+      __builtin_mul_overflow(l->grid[0], l->grid[1], &blocks) || blocks > UINT32_MAX)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "%s: a grid of %zu x %zu x %zu blocks exceeds this device's limits or 2^32 "
+                      "blocks",
+                      d->name, l->grid[0], l->grid[1], l->grid[2]);
+  return DUET_OK;
+}
+
+/* The arguments must be the signature's, kind for kind: a mismatch is a bug in duet itself. */
+static int check_args(duet_ctx *ctx, const duet__step *st) {
+  static const char letter[] = {[DUET__ARG_MEM] = 'm', [DUET__ARG_I64] = 'l',
+                                [DUET__ARG_I32] = 'i', [DUET__ARG_F32] = 'f'};
+  const duet__kernel_desc *d = &duet__manifest[st->kernel];
+  unsigned n = 0;
+  for (const char *p = d->sig; *p; p++) {
+    if (*p == 's') continue;
+    if (n >= st->nargs || letter[st->args[n].kind] != *p)
+      return duet__fail(ctx, DUET_EINVAL, "%s: argument %u is not of kind '%c' (signature %s)",
+                        d->name, n, *p, d->sig);
+    n++;
+  }
+  if (n != st->nargs)
+    return duet__fail(ctx, DUET_EINVAL, "%s: %u arguments for a signature of %u (%s)", d->name,
+                      st->nargs, n, d->sig);
+  return DUET_OK;
+}
+
+#define DUET__MAX_PLAN 4
+
+int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
+  duet__launch launches[DUET__MAX_PLAN];
+  const duet__loaded *loaded[DUET__MAX_PLAN];
+  if (n > DUET__MAX_PLAN)
+    return duet__fail(ctx, DUET_EINVAL, "a plan of %u launches exceeds %d", n, DUET__MAX_PLAN);
+  for (unsigned i = 0; i < n; i++) {
+    int status = duet__kernel_get(ctx, steps[i].kernel, &loaded[i]);
+    if (!status) status = check_args(ctx, &steps[i]);
+    if (!status) status = describe(ctx, &steps[i], loaded[i], &launches[i]);
+    if (status) return status;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    int status = ctx->ops->launch(ctx, &duet__manifest[steps[i].kernel], loaded[i], &launches[i],
+                                  steps[i].args);
+    if (status) return status;
+  }
+  return DUET_OK;
+}
+
+int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const duet__arg *args,
+                  unsigned nargs) {
+  const duet__step step = {k, rows, cols, 1, args, nargs};
+  return duet__run(ctx, &step, 1);
+}
+
+int duet__arena(duet_ctx *ctx, size_t bytes, void **mem) {
+  if (bytes > ctx->arena_bytes) {
+    void *grown = NULL;
+    int status = ctx->ops->mem_alloc(ctx, bytes, &grown);
+    if (status) return status;
+    /* Both runtimes keep the old memory alive for work already enqueued on it. */
+    duet__arena_free(ctx);
+    ctx->arena = grown;
+    ctx->arena_bytes = bytes;
+  }
+  *mem = ctx->arena;
+  return DUET_OK;
+}
+
+void duet__arena_free(duet_ctx *ctx) {
+  if (ctx->arena) ctx->ops->mem_free(ctx, ctx->arena);
+  ctx->arena = NULL;
+  ctx->arena_bytes = 0;
+}

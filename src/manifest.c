@@ -1,0 +1,75 @@
+/* The kernel manifest: one row per kernel of kernels_cu/ and kernels_cl/ (see manifest.h). */
+#include "manifest.h"
+
+#define T(name) t[DUET__T_##name]
+#define F sizeof(float)
+
+const char *const duet__group_names[DUET__G_COUNT] = {
+#define DUET__GROUP_NAME(id, name) name,
+    DUET__GROUPS(DUET__GROUP_NAME)
+#undef DUET__GROUP_NAME
+};
+
+/* ---- shapes: what a block covers and needs, as the kernel files assume it ---------------- */
+
+/* copy and scale: a TILE x TILE tile per block of TILE x ROWS threads. */
+static void shape_copy(const int *t, duet__shape *s) {
+  *s = (duet__shape){T(TRANSPOSE_TILE), T(TRANSPOSE_TILE), T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, 0};
+}
+/* naive transpose: one element per thread, so the tile is the block. */
+static void shape_transpose_naive(const int *t, duet__shape *s) {
+  *s = (duet__shape){T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, 0};
+}
+static void shape_transpose_staged(unsigned tile, unsigned rows, unsigned pad, duet__shape *s) {
+  *s = (duet__shape){tile, tile, tile, rows, (size_t)tile * (tile + pad) * F, 0};
+}
+static void shape_transpose_coalesced(const int *t, duet__shape *s) {
+  shape_transpose_staged(T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, s);
+}
+static void shape_transpose_padded(const int *t, duet__shape *s) {
+  shape_transpose_staged(T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 1, s);
+}
+static void shape_transpose_padded_wide(const int *t, duet__shape *s) {
+  shape_transpose_staged(T(TRANSPOSE_WIDE_TILE), T(TRANSPOSE_WIDE_ROWS), 1, s);
+}
+/* naive and coalesced sgemm: one thread per element of C. naive runs x down the rows of C: the
+ * seed's "old" mapping, strided for every warp. */
+static void shape_sgemm_coalesced(const int *t, duet__shape *s) {
+  *s = (duet__shape){T(GEMM_SIMPLE_X), T(GEMM_SIMPLE_Y), T(GEMM_SIMPLE_X), T(GEMM_SIMPLE_Y), 0, 0};
+}
+static void shape_sgemm_naive(const int *t, duet__shape *s) {
+  shape_sgemm_coalesced(t, s);
+  s->x_walks_rows = 1;
+}
+static void shape_sgemm_tiled(const int *t, duet__shape *s) {
+  const unsigned g = T(GEMM_TILE);
+  *s = (duet__shape){g, g, g, g, 2 * (size_t)g * g * F, 0};
+}
+
+/* ---- the rows -------------------------------------------------------------------------------- */
+#define MOVE_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out */
+#define GEMM_SIG "iilllfmlmlfml" /* ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc */
+#define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
+#define STAGED_TUNABLES \
+  (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | \
+   DUET__TBIT(TRANSPOSE_WIDE_ROWS))
+#define SIMPLE_TUNABLES (DUET__TBIT(GEMM_SIMPLE_X) | DUET__TBIT(GEMM_SIMPLE_Y))
+
+const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
+    [DUET__K_COPY] = {"duet_copy", DUET__G_COPY, MOVE_SIG, TRANSPOSE_TUNABLES, shape_copy},
+    [DUET__K_SCALE] = {"duet_scale", DUET__G_COPY, "llfml", TRANSPOSE_TUNABLES, shape_copy},
+    [DUET__K_TRANSPOSE_NAIVE] = {"duet_transpose_naive", DUET__G_TRANSPOSE, MOVE_SIG,
+                                 TRANSPOSE_TUNABLES, shape_transpose_naive},
+    [DUET__K_TRANSPOSE_COALESCED] = {"duet_transpose_coalesced", DUET__G_TRANSPOSE, MOVE_SIG "s",
+                                     STAGED_TUNABLES, shape_transpose_coalesced},
+    [DUET__K_TRANSPOSE_PADDED] = {"duet_transpose_padded", DUET__G_TRANSPOSE, MOVE_SIG "s",
+                                  STAGED_TUNABLES, shape_transpose_padded},
+    [DUET__K_TRANSPOSE_PADDED_WIDE] = {"duet_transpose_padded_wide", DUET__G_TRANSPOSE,
+                                       MOVE_SIG "s", STAGED_TUNABLES, shape_transpose_padded_wide},
+    [DUET__K_SGEMM_NAIVE] = {"duet_sgemm_naive", DUET__G_GEMM, GEMM_SIG, SIMPLE_TUNABLES,
+                             shape_sgemm_naive},
+    [DUET__K_SGEMM_COALESCED] = {"duet_sgemm_coalesced", DUET__G_GEMM, GEMM_SIG, SIMPLE_TUNABLES,
+                                 shape_sgemm_coalesced},
+    [DUET__K_SGEMM_TILED] = {"duet_sgemm_tiled", DUET__G_GEMM, GEMM_SIG "s",
+                             SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled},
+};

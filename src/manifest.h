@@ -1,0 +1,77 @@
+/* The kernel manifest: the one description of every kernel of both trees (src/manifest.c holds
+ * the rows). A backend turns a row plus the context's tunable values into a loaded kernel; the
+ * core sizes every launch from the row's shape function and checks every argument list against
+ * the row's signature. Adding a kernel: its two kernel files, an id here, a row in manifest.c,
+ * the routine that launches it, and its tests. */
+#ifndef DUET_MANIFEST_H
+#define DUET_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "duet_tunables.h"
+
+/* Program groups: one per kernel source file, kernels_cu/<name>.cu and kernels_cl/<name>.cl.
+ * OpenCL builds each group as its own program, on the first use of one of its kernels. */
+#define DUET__GROUPS(X)     \
+  X(COPY, "copy")           \
+  X(TRANSPOSE, "transpose") \
+  X(GEMM, "gemm")
+
+typedef enum {
+#define DUET__GROUP_ENUM(id, name) DUET__G_##id,
+  DUET__GROUPS(DUET__GROUP_ENUM)
+#undef DUET__GROUP_ENUM
+      DUET__G_COUNT
+} duet__group;
+
+#define DUET__KERNEL_IDS(X) \
+  X(COPY)                   \
+  X(SCALE)                  \
+  X(TRANSPOSE_NAIVE)        \
+  X(TRANSPOSE_COALESCED)    \
+  X(TRANSPOSE_PADDED)       \
+  X(TRANSPOSE_PADDED_WIDE)  \
+  X(SGEMM_NAIVE)            \
+  X(SGEMM_COALESCED)        \
+  X(SGEMM_TILED)
+
+typedef enum {
+#define DUET__KERNEL_ENUM(id) DUET__K_##id,
+  DUET__KERNEL_IDS(DUET__KERNEL_ENUM)
+#undef DUET__KERNEL_ENUM
+      DUET__K_COUNT
+} duet__kernel;
+
+/* What one block of a kernel covers and needs, for given tunable values: it computes a
+ * tile_x x tile_y piece of its output with block_x x block_y threads and shared_bytes of
+ * dynamic shared (CUDA) or __local (OpenCL) memory. The grid covers the output with such
+ * tiles, y capped at the backend's grid limit (kernels walk further y tiles in a loop). */
+typedef struct {
+  unsigned tile_x, tile_y;
+  unsigned block_x, block_y;
+  size_t shared_bytes;
+  int x_walks_rows; /* the grid's x axis runs along the output's rows, not its columns */
+} duet__shape;
+
+/* Argument kinds, one letter each in a signature string, in the kernel's parameter order:
+ * m a buffer, l a 64-bit integer, i a 32-bit integer, f a float, s the shared/__local scratch
+ * (CUDA: the launch's dynamic shared memory, not a parameter; OpenCL: a __local argument). */
+typedef struct {
+  const char *name; /* the kernel's name in kernels_cu/ and kernels_cl/ */
+  duet__group group;
+  const char *sig;
+  uint64_t tunables; /* DUET__TBIT()s: the values its group is built with */
+  void (*shape)(const int *t, duet__shape *s);
+} duet__kernel_desc;
+
+extern const duet__kernel_desc duet__manifest[DUET__K_COUNT];
+extern const char *const duet__group_names[DUET__G_COUNT];
+
+/* ---- tuning (src/tuning.c) ------------------------------------------------------------------ */
+const char *duet__tunable_name(duet__tunable t);
+const char *duet__set_name(duet__tuning_set s);
+/* The database's value of t in set s. */
+int duet__tunable_default(duet__tuning_set s, duet__tunable t);
+
+#endif

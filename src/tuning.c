@@ -1,0 +1,137 @@
+/* Which tunable values a context gets: the database of src/duet_tunables.h, a set chosen from
+ * what the backend says of the device, and the environment's overrides. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duet_internal.h"
+
+/* The database, one row per tunable and one column per set. */
+static const int values[DUET__T_COUNT][DUET__SET_COUNT] = {
+#define DUET__TUNABLE_ROW(name, ...) {__VA_ARGS__},
+    DUET__TUNABLES(DUET__TUNABLE_ROW)
+#undef DUET__TUNABLE_ROW
+};
+/* A row with a value missing would be padded with 0 silently: refuse to build instead. */
+#define DUET__TUNABLE_CHECK(name, ...)                                            \
+  _Static_assert(sizeof((int[]){__VA_ARGS__}) == DUET__SET_COUNT * sizeof(int), \
+                 "tunable " #name " needs one value per tuning set");
+DUET__TUNABLES(DUET__TUNABLE_CHECK)
+#undef DUET__TUNABLE_CHECK
+_Static_assert(DUET__SET_COUNT == DUET__SET_COUNT_, "DUET__SET_COUNT must count the sets");
+
+static const char *const tunable_names[DUET__T_COUNT] = {
+#define DUET__TUNABLE_NAME(name, ...) #name,
+    DUET__TUNABLES(DUET__TUNABLE_NAME)
+#undef DUET__TUNABLE_NAME
+};
+
+static const char *const set_names[DUET__SET_COUNT] = {
+#define DUET__SET_NAME(id, name) name,
+    DUET__TUNING_SETS(DUET__SET_NAME)
+#undef DUET__SET_NAME
+};
+
+const char *duet__tunable_name(duet__tunable t) { return tunable_names[t]; }
+const char *duet__set_name(duet__tuning_set s) { return set_names[s]; }
+int duet__tunable_default(duet__tuning_set s, duet__tunable t) { return values[t][s]; }
+
+const char *duet_tuning_set_name(int i) {
+  return i >= 0 && i < DUET__SET_COUNT ? set_names[i] : NULL;
+}
+
+/* The device's set: CPUs share one; NVIDIA GPUs from compute capability 8.0 (A100, H100) have
+ * their own, measured on an H100; every other device gets the defaults. */
+static duet__tuning_set pick(const duet__caps *c) {
+  if (c->type == DUET_DEVICE_CPU) return DUET__SET_CPU;
+  if (c->nvidia && c->cc_major >= 8) return DUET__SET_NVIDIA_SM80;
+  return DUET__SET_DEFAULT;
+}
+
+/* $DUET_TUNE: "NAME=V,NAME=V", each V a positive integer (TRANSPOSE_AUTO_ALIGN may be 0). */
+static int apply_overrides(duet_ctx *ctx, const char *spec) {
+  static const char F[] = "duet_ctx_create: DUET_TUNE";
+  if (!ctx->caps.runtime_compile)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "%s is set, but the %s backend's kernels are compiled ahead of time; "
+                      "DUET_TUNING picks one of its sets",
+                      F, ctx->ops->name);
+  const char *p = spec;
+  while (*p) {
+    const char *eq = strchr(p, '='), *end = strchr(p, ',');
+    if (!end) end = p + strlen(p);
+    int t = -1;
+    if (eq && eq < end)
+      for (int i = 0; i < DUET__T_COUNT; i++)
+        if (strlen(tunable_names[i]) == (size_t)(eq - p) && !strncmp(p, tunable_names[i], eq - p))
+          t = i;
+    if (t < 0)
+      return duet__fail(ctx, DUET_EINVAL, "%s='%s': '%.*s' is not NAME=VALUE with a known NAME",
+                        F, spec, (int)(end - p), p);
+    char *stop;
+    errno = 0;
+    long v = strtol(eq + 1, &stop, 10);
+    if (errno || stop != end || eq + 1 == end || v < 0 || v > 4096 ||
+        (v == 0 && t != DUET__T_TRANSPOSE_AUTO_ALIGN))
+      return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in 1..4096", F, spec,
+                        tunable_names[t]);
+    ctx->tun[t] = (int)v;
+    p = *end ? end + 1 : end;
+  }
+  return DUET_OK;
+}
+
+int duet__tuning_resolve(duet_ctx *ctx) {
+  ctx->set = pick(&ctx->caps);
+  const char *name = duet__getenv("DUET_TUNING");
+  if (name) {
+    int found = -1;
+    for (int s = 0; s < DUET__SET_COUNT; s++)
+      if (!strcmp(name, set_names[s])) found = s;
+    if (found < 0)
+      return duet__fail(ctx, DUET_EINVAL, "duet_ctx_create: DUET_TUNING='%s' is not a tuning set",
+                        name);
+    ctx->set = (duet__tuning_set)found;
+  }
+  for (int t = 0; t < DUET__T_COUNT; t++) ctx->tun[t] = values[t][ctx->set];
+  const char *spec = duet__getenv("DUET_TUNE");
+  return spec ? apply_overrides(ctx, spec) : DUET_OK;
+}
+
+char *duet__group_options(const duet_ctx *ctx, duet__group g) {
+  uint64_t used = 0;
+  for (int k = 0; k < DUET__K_COUNT; k++)
+    if (duet__manifest[k].group == g) used |= duet__manifest[k].tunables;
+  size_t len = 1;
+  for (int pass = 0; pass < 2; pass++) { /* measure, then write: no length limit */
+    char *out = pass ? malloc(len) : NULL;
+    if (pass && !out) return NULL;
+    size_t at = 0;
+    for (int t = 0; t < DUET__T_COUNT; t++)
+      if (used >> t & 1)
+        at += (size_t)snprintf(out ? out + at : NULL, out ? len - at : 0, "%s-D%s=%d",
+                               at ? " " : "", tunable_names[t], ctx->tun[t]);
+    if (pass) {
+      if (!at) out[0] = '\0';
+      return out;
+    }
+    len = at + 1;
+  }
+  return NULL;
+}
+
+const char *duet_ctx_tuning(const duet_ctx *ctx) { return ctx ? set_names[ctx->set] : ""; }
+
+int duet_ctx_tunable(const duet_ctx *ctx, int i, const char **name, int *value) {
+  int status = duet__check_ctx(ctx, "duet_ctx_tunable");
+  if (status) return status;
+  if (!name || !value)
+    return duet__fail(ctx, DUET_EINVAL, "duet_ctx_tunable: %s is NULL", name ? "value" : "name");
+  if (i < 0 || i >= DUET__T_COUNT)
+    return duet__fail(ctx, DUET_EINVAL, "duet_ctx_tunable: no tunable %d (there are %d)", i,
+                      DUET__T_COUNT);
+  *name = tunable_names[i];
+  *value = ctx->tun[i];
+  return DUET_OK;
+}

@@ -1,0 +1,237 @@
+/* Kernels as data: every tuning set runs every kernel correctly on every backend (each backend
+ * refuses, at load, a compiled kernel whose block or shared memory disagrees with the core's
+ * launch: CUDA through its registry rows, OpenCL through reqd_work_group_size); DUET_TUNE
+ * retunes OpenCL; kernel groups build on first use, one at a time, and a broken group fails
+ * only its own routines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* Sets name=value (NULL: unset) for one duet_ctx_create on dev's backend and device. */
+static int create_with(duet_ctx **ctx, const harness_dev *dev, const char *name,
+                       const char *value) {
+  const char *old = getenv(name);
+  char *saved = old ? strdup(old) : NULL;
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+  int st = duet_ctx_create(ctx, dev->backend, dev->device);
+  if (saved)
+    setenv(name, saved, 1);
+  else
+    unsetenv(name);
+  free(saved);
+  return st;
+}
+
+static void check_set_names(void) {
+  harness_case c;
+  harness_case_begin(&c, NULL, "duet_tuning_set_name");
+  int n = 0;
+  while (duet_tuning_set_name(n)) n++;
+  harness_expect(&c, n >= 3, "%d tuning sets; want default, a large-NVIDIA set and cpu", n);
+  harness_expect(&c, duet_tuning_set_name(-1) == NULL, "set -1 has a name");
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      harness_expect(&c, strcmp(duet_tuning_set_name(i), duet_tuning_set_name(j)) != 0,
+                     "sets %d and %d share the name %s", i, j, duet_tuning_set_name(i));
+  harness_case_end(&c);
+}
+
+/* The context's tunables: named, unique, and within what a kernel can take. */
+static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *set) {
+  harness_case c;
+  harness_case_begin(&c, dev, "tunables of set %s", set);
+  harness_expect(&c, strcmp(duet_ctx_tuning(ctx), set) == 0, "duet_ctx_tuning = %s",
+                 duet_ctx_tuning(ctx));
+  const char *name, *names[64];
+  int value, n = 0;
+  while (n < 64 && duet_ctx_tunable(ctx, n, &name, &value) == DUET_OK) {
+    names[n] = name;
+    harness_expect(&c, name && *name, "tunable %d has no name", n);
+    harness_expect(&c, value >= 0 && value <= 4096, "%s = %d", name, value);
+    for (int j = 0; j < n; j++)
+      harness_expect(&c, strcmp(names[j], name) != 0, "%s listed twice", name);
+    n++;
+  }
+  harness_expect(&c, n > 0, "no tunables");
+  harness_expect_status(&c, duet_ctx_tunable(ctx, n, &name, &value), DUET_EINVAL, ctx,
+                        "duet_ctx_tunable past the last");
+  harness_case_end(&c);
+}
+
+/* Every kernel once: each transpose variant, the copy, each sgemm variant (and the scale kernel
+ * that alpha == 0 takes), on small odd shapes with padded leading dimensions. */
+static void run_every_kernel(const harness_dev *dev) {
+  static const duet_transpose_variant tv[] = {DUET_TRANSPOSE_NAIVE, DUET_TRANSPOSE_COALESCED,
+                                              DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_WIDE,
+                                              DUET_TRANSPOSE_AUTO, HARNESS_COPY};
+  for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++)
+    harness_run_move(dev, tv[i], 67, 45, 3, 1);
+  static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED, DUET_GEMM_TILED,
+                                         DUET_GEMM_AUTO};
+  for (size_t i = 0; i < sizeof gv / sizeof gv[0]; i++) {
+    harness_run_sgemm(dev, gv[i], DUET_NO_TRANS, DUET_NO_TRANS, 37, 71, 45, 1.5f, 0.5f, 1);
+    harness_run_sgemm(dev, gv[i], DUET_TRANS, DUET_TRANS, 70, 33, 19, -1.0f, 0.0f, 1);
+  }
+  harness_run_sgemm(dev, DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_NO_TRANS, 20, 30, 40, 0.0f, 2.0f, 1);
+}
+
+/* A harness device on ctx whose label names the set, so that each case line says which. */
+static harness_dev on_ctx(const harness_dev *dev, duet_ctx *ctx, const char *set) {
+  harness_dev d = *dev;
+  d.ctx = ctx;
+  const char *name = strrchr(dev->label, ' ');
+  snprintf(d.label, sizeof d.label, "%s dev%d %.20s@%s", duet_backend_name(dev->backend),
+           dev->device, name ? name + 1 : "?", set);
+  return d;
+}
+
+static void check_sets(const harness_dev *dev) {
+  for (int s = 0; duet_tuning_set_name(s); s++) {
+    const char *set = duet_tuning_set_name(s);
+    duet_ctx *ctx = NULL;
+    harness_case c;
+    harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s", set);
+    int ok = harness_expect_status(&c, create_with(&ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
+                                   "duet_ctx_create");
+    harness_case_end(&c);
+    if (!ok) continue;
+    check_tunables(dev, ctx, set);
+    harness_dev d = on_ctx(dev, ctx, set);
+    run_every_kernel(&d);
+    duet_ctx_destroy(ctx);
+  }
+}
+
+/* DUET_TUNE: OpenCL compiles the kernels with the overridden values and launches them with the
+ * same; CUDA refuses it, its kernels being compiled ahead. */
+static void check_overrides(const harness_dev *dev) {
+  static const char spec[] = "GEMM_TILE=8,TRANSPOSE_TILE=16,TRANSPOSE_ROWS=4,GEMM_SIMPLE_Y=2";
+  duet_ctx *ctx = NULL;
+  harness_case c;
+  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=%s", spec);
+  int st = create_with(&ctx, dev, "DUET_TUNE", spec);
+  if (dev->backend != DUET_BACKEND_OPENCL) {
+    harness_expect_status(&c, st, DUET_EUNSUPPORTED, NULL, "duet_ctx_create");
+    harness_case_end(&c);
+    return;
+  }
+  if (harness_expect_status(&c, st, DUET_OK, NULL, "duet_ctx_create")) {
+    const char *name;
+    int value, seen = 0;
+    for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
+      if ((!strcmp(name, "GEMM_TILE") && value == 8) ||
+          (!strcmp(name, "TRANSPOSE_TILE") && value == 16) ||
+          (!strcmp(name, "TRANSPOSE_ROWS") && value == 4) ||
+          (!strcmp(name, "GEMM_SIMPLE_Y") && value == 2))
+        seen++;
+    harness_expect(&c, seen == 4, "%d of the 4 overridden values reported", seen);
+  }
+  harness_case_end(&c);
+  if (st) return;
+  harness_dev d = on_ctx(dev, ctx, "tuned");
+  run_every_kernel(&d);
+  duet_ctx_destroy(ctx);
+  static const char *const bad[] = {"GEMM_TILE", "GEMM_TILE=", "GEMM_TILE=0", "NO_SUCH=4",
+                                    "GEMM_TILE=4x", "GEMM_TILE=99999", ",", "GEMM_TILE=8,,"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE='%s'", bad[i]);
+    ctx = (duet_ctx *)&c;
+    harness_expect_status(&c, create_with(&ctx, dev, "DUET_TUNE", bad[i]), DUET_EINVAL, NULL,
+                          "duet_ctx_create");
+    harness_expect(&c, ctx == NULL, "*ctx is not NULL after a failure");
+    harness_expect(&c, strstr(duet_ctx_last_error(NULL), "DUET_TUNE") != NULL,
+                   "last_error does not name DUET_TUNE: \"%s\"", duet_ctx_last_error(NULL));
+    harness_case_end(&c);
+  }
+}
+
+/* A small transpose, copy or sgemm on fresh buffers; returns the status of the routine. */
+static int try_routine(duet_ctx *ctx, const char *routine) {
+  duet_buf *a = NULL, *b = NULL, *c = NULL;
+  int st = duet_buf_create(ctx, 64 * sizeof(float), &a);
+  if (!st) st = duet_buf_create(ctx, 64 * sizeof(float), &b);
+  if (!st) st = duet_buf_create(ctx, 64 * sizeof(float), &c);
+  if (!st) {
+    if (!strcmp(routine, "transpose"))
+      st = duet_transpose(ctx, DUET_TRANSPOSE_PADDED, 8, 8, a, 8, b, 8);
+    else if (!strcmp(routine, "copy"))
+      st = duet_copy(ctx, 8, 8, a, 8, b, 8);
+    else
+      st = duet_sgemm(ctx, DUET_GEMM_TILED, DUET_NO_TRANS, DUET_NO_TRANS, 8, 8, 8, 1.0f, a, 8, b,
+                      8, 0.0f, c, 8);
+  }
+  if (!st) st = duet_finish(ctx);
+  duet_buf_destroy(a);
+  duet_buf_destroy(b);
+  duet_buf_destroy(c);
+  return st;
+}
+
+/* DUET_TEST_BREAK_GROUPS=list makes those OpenCL groups fail to build. With every group broken,
+ * duet_ctx_create and duet_ctx_info still succeed with an empty last-error text: they build
+ * nothing. With one group broken, only its routine fails, with DUET_EBUILD and the build log. */
+static void check_lazy_build(const harness_dev *dev) {
+  static const struct {
+    const char *broken;
+    int transpose, copy, gemm; /* the status each routine must return */
+  } cases[] = {
+      {"copy,transpose,gemm", DUET_EBUILD, DUET_EBUILD, DUET_EBUILD},
+      {"gemm", DUET_OK, DUET_OK, DUET_EBUILD},
+      {"transpose", DUET_EBUILD, DUET_OK, DUET_OK},
+      {"copy,gemm", DUET_OK, DUET_EBUILD, DUET_EBUILD},
+  };
+  static const char *const routines[] = {"transpose", "copy", "gemm"};
+  harness_case c;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    harness_case_begin(&c, dev, "lazy build with DUET_TEST_BREAK_GROUPS=%s", cases[i].broken);
+    if (dev->backend != DUET_BACKEND_OPENCL) {
+      harness_case_skip(&c, "CUDA kernels are compiled ahead of time");
+      continue;
+    }
+    setenv("DUET_TEST_BREAK_GROUPS", cases[i].broken, 1);
+    duet_ctx *ctx = NULL;
+    int st = duet_ctx_create(&ctx, dev->backend, dev->device);
+    if (harness_expect_status(&c, st, DUET_OK, NULL, "duet_ctx_create")) {
+      harness_expect(&c, !*duet_ctx_last_error(ctx), "last_error after create: \"%s\"",
+                     duet_ctx_last_error(ctx));
+      duet_device_info info;
+      harness_expect_status(&c, duet_ctx_info(ctx, &info), DUET_OK, ctx, "duet_ctx_info");
+      harness_expect(&c, !*duet_ctx_last_error(ctx), "last_error after info: \"%s\"",
+                     duet_ctx_last_error(ctx));
+      const int want[] = {cases[i].transpose, cases[i].copy, cases[i].gemm};
+      /* Twice: a failed build is retried, and a built group stays built. */
+      for (int round = 0; round < 2; round++)
+        for (int r = 0; r < 3; r++) {
+          st = try_routine(ctx, routines[r]);
+          harness_expect(&c, st == want[r], "%s returned %s, want %s; last_error: \"%.300s\"",
+                         routines[r], duet_status_name(st), duet_status_name(want[r]),
+                         duet_ctx_last_error(ctx));
+          if (st == DUET_EBUILD)
+            harness_expect(&c, strstr(duet_ctx_last_error(ctx), "DUET_TEST_BREAK_GROUPS") != NULL,
+                           "%s: the build log is not in last_error", routines[r]);
+        }
+      duet_ctx_destroy(ctx);
+    }
+    unsetenv("DUET_TEST_BREAK_GROUPS");
+    harness_case_end(&c);
+  }
+}
+
+static void run(const harness_dev *dev, void *user) {
+  (void)user;
+  check_sets(dev);
+  check_overrides(dev);
+  check_lazy_build(dev);
+}
+
+int main(void) {
+  harness_init("test_manifest");
+  check_set_names();
+  harness_for_each_ctx(run, NULL);
+  return harness_end();
+}
