@@ -18,6 +18,15 @@ constexpr int duet_tun_table[DUET__T_COUNT][DUET__SET_COUNT] = {
 };
 #define TUN(S, name) (duet_tun_table[DUET__T_##name][(S)])
 
+/* The block of copy, scale and the naive transpose: TRANSPOSE_TILE x TRANSPOSE_ROWS threads and
+ * no shared memory. */
+template <int S>
+struct tile_rows_cfg {
+  static constexpr int TILE = TUN(S, TRANSPOSE_TILE), ROWS = TUN(S, TRANSPOSE_ROWS);
+  static constexpr unsigned bx = TILE, by = ROWS;
+  static constexpr size_t smem = 0;
+};
+
 /* Registry rows for kernel template K over every tuning set. CFG<S> states what the
  * instantiation assumes: its block (bx, by) and dynamic shared bytes (smem). */
 #define DUET_CU_ROW(S, K, CFG) {#K, S, (const void *)K<S>, CFG<S>::bx, CFG<S>::by, CFG<S>::smem},

@@ -10,11 +10,7 @@
 #include "common.cuh"
 
 template <int S>
-struct copy_cfg {
-  static constexpr int TILE = TUN(S, TRANSPOSE_TILE), ROWS = TUN(S, TRANSPOSE_ROWS);
-  static constexpr unsigned bx = TILE, by = ROWS;
-  static constexpr size_t smem = 0;
-};
+using copy_cfg = tile_rows_cfg<S>;
 
 /* copy and scale visit the same elements and differ only in what they store there. */
 template <int TILE, int ROWS, int SCALE>

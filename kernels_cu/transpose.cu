@@ -13,11 +13,7 @@
 
 /* What each instantiation assumes: its tile, its block (bx x by) and its shared memory. */
 template <int S>
-struct naive_cfg {
-  static constexpr int TILE = TUN(S, TRANSPOSE_TILE), ROWS = TUN(S, TRANSPOSE_ROWS);
-  static constexpr unsigned bx = TILE, by = ROWS;
-  static constexpr size_t smem = 0;
-};
+using naive_cfg = tile_rows_cfg<S>;
 template <int TILE_, int ROWS_, int PAD_>
 struct staged_cfg {
   static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_;

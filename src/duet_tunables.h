@@ -28,18 +28,23 @@
  *                         many floats (NVIDIA's 128-byte segments); 0: never
  * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
  * GEMM_TILE               tiled sgemm: TILE x TILE threads over TILE x TILE tiles of A and B
+ *
+ * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
+ * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out); cpu from PoCL on a 2-core
+ * EPYC (docs/tuning.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, and
+ * padded-wide never beats padded, so AUTO does not take it).
  */
 /* clang-format off: one tunable per row, one column per set */
 #define DUET__TUNABLES(X)                \
   X(TRANSPOSE_TILE,       32, 32, 32)    \
-  X(TRANSPOSE_ROWS,        8,  8,  8)    \
+  X(TRANSPOSE_ROWS,        8,  8,  4)    \
   X(TRANSPOSE_BAND,       32, 32, 32)    \
   X(TRANSPOSE_WIDE_TILE,  64, 64, 64)    \
   X(TRANSPOSE_WIDE_ROWS,  16, 16, 16)    \
-  X(TRANSPOSE_AUTO_ALIGN, 32, 32, 32)    \
+  X(TRANSPOSE_AUTO_ALIGN, 32, 32,  0)    \
   X(GEMM_SIMPLE_X,        32, 32, 32)    \
   X(GEMM_SIMPLE_Y,         8,  8,  8)    \
-  X(GEMM_TILE,            32, 32, 32)
+  X(GEMM_TILE,            32, 32, 16)
 /* clang-format on */
 
 typedef enum {

@@ -164,6 +164,24 @@ int harness_fits(const harness_dev *dev, double device_bytes, double host_bytes,
   return 1;
 }
 
+int harness_create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
+                            int device) {
+  const char *old = getenv(name);
+  char *saved = old ? strdup(old) : NULL;
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+  *ctx = (duet_ctx *)&saved; /* any non-NULL value: a failure must clear it */
+  int st = duet_ctx_create(ctx, b, device);
+  if (saved)
+    setenv(name, saved, 1);
+  else
+    unsetenv(name);
+  free(saved);
+  return st;
+}
+
 /* ---- setup and summary ----------------------------------------------------------------------- */
 static const char *env(const char *name) {
   const char *v = getenv(name);

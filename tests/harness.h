@@ -31,6 +31,10 @@ void harness_init(const char *program);
 /* Calls fn once per selected backend x device with a fresh context, destroyed afterwards.
  * Returns how many contexts ran. */
 int harness_for_each_ctx(harness_ctx_fn fn, void *user);
+/* duet_ctx_create with the environment variable `name` set to value (NULL: unset) for that one
+ * call; the old value is put back after. */
+int harness_create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
+                            int device);
 /* Prints "harness: N passed, N failed, N skipped"; returns the exit status (0, 1 or 77). */
 int harness_end(void);
 

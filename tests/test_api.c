@@ -142,25 +142,6 @@ static void check_backends(void) {
 }
 
 /* ---- contexts and the environment ---------------------------------------------------------- */
-/* Sets name (value NULL: unsets it) for one ctx_create and puts the old value back after. */
-static int create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
-                           int device) {
-  const char *old = getenv(name);
-  char *saved = old ? strdup(old) : NULL;
-  if (value)
-    setenv(name, value, 1);
-  else
-    unsetenv(name);
-  *ctx = (duet_ctx *)&saved; /* any non-NULL value: a failure must clear it */
-  int st = duet_ctx_create(ctx, b, device);
-  if (saved)
-    setenv(name, saved, 1);
-  else
-    unsetenv(name);
-  free(saved);
-  return st;
-}
-
 typedef struct {
   const char *var, *value;
   int auto_backend; /* create with DUET_BACKEND_AUTO instead of the device's backend */
@@ -190,7 +171,7 @@ static void check_env_case(const harness_dev *dev, const env_case *e, int count)
                      device);
   duet_backend b = e->auto_backend ? DUET_BACKEND_AUTO : dev->backend;
   duet_ctx *ctx;
-  int st = create_with_env(&ctx, e->var, e->value, b, device);
+  int st = harness_create_with_env(&ctx, e->var, e->value, b, device);
   const char *why = duet_ctx_last_error(NULL);
   if (strcmp(e->var, "DUET_OPENCL_PLATFORM") == 0)
     /* A filter that matches no platform leaves 0 devices, which is no error in itself: the

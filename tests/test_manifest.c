@@ -9,22 +9,9 @@
 
 #include "harness.h"
 
-/* Sets name=value (NULL: unset) for one duet_ctx_create on dev's backend and device. */
 static int create_with(duet_ctx **ctx, const harness_dev *dev, const char *name,
                        const char *value) {
-  const char *old = getenv(name);
-  char *saved = old ? strdup(old) : NULL;
-  if (value)
-    setenv(name, value, 1);
-  else
-    unsetenv(name);
-  int st = duet_ctx_create(ctx, dev->backend, dev->device);
-  if (saved)
-    setenv(name, saved, 1);
-  else
-    unsetenv(name);
-  free(saved);
-  return st;
+  return harness_create_with_env(ctx, name, value, dev->backend, dev->device);
 }
 
 static void check_set_names(void) {

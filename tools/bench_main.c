@@ -46,6 +46,19 @@ static void human_bytes(size_t b, char *buf, size_t len) {
   snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
+/* The tuning set the device got and every value its kernels use, wrapped under the device. */
+static void print_tuning(const duet_ctx *ctx) {
+  const char *name;
+  int value, col = printf("%14s tuning %s:", "", duet_ctx_tuning(ctx));
+  for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++) {
+    char item[64];
+    int len = snprintf(item, sizeof item, " %s=%d", name, value);
+    if (col + len > 100) col = printf("\n%21s", "");
+    col += printf("%s", item);
+  }
+  printf("\n");
+}
+
 static int do_list(void) {
   printf("duet %s\nbackends compiled in:", duet_version());
   for (size_t i = 0; i < N_BACKENDS; i++)
@@ -76,6 +89,7 @@ static int do_list(void) {
       printf("%-8s %-4d %-5s %5u %10s %13s  %s (%s)\n", duet_backend_name(b), dn,
              d.is_cpu ? "cpu" : "gpu", d.info.compute_units, mem, shared, d.info.name,
              d.info.version);
+      print_tuning(d.ctx);
       found++;
       dev_close(&d);
     }
