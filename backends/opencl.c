@@ -341,6 +341,12 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
                       "%ux%u",
                       d->name, compiled[0], compiled[1], k->shape.block_x, k->shape.block_y);
   }
+  /* A kernel compiled for a required work-group size runs at that size: the compiler fitted its
+   * registers to it or failed the build. NVIDIA's OpenCL reports CL_KERNEL_WORK_GROUP_SIZE 256
+   * for every kernel here, also 28-register ones compiled for 64 x 16 that run at 1024 (H100,
+   * 2026-11-22); taken at its word, it would rule out tiled and padded-wide there. */
+  const size_t required = compiled[0] * compiled[1] * (compiled[2] ? compiled[2] : 1);
+  if (required > limit) limit = required;
   if (!im->preferred_multiple) im->preferred_multiple = multiple;
   k->fn = kern;
   k->max_threads = limit > 0xffffffffu ? 0xffffffffu : (unsigned)limit;

@@ -52,13 +52,14 @@ enum { BENCH_BACKEND_ALL = -1 };
 typedef struct {
   unsigned routines; /* bit (1u << bench_routine) per routine */
   int list;
+  int launch; /* the launch command: host cost per call (bench_launch.c) */
   int default_run; /* no subcommand: the best device only */
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes; /* 0: the defaults for each device's type */
   int backend;
   int device;
   const char *variants; /* NULL: all */
-  int reps, reps_given, warmup;
+  int reps, reps_given, warmup; /* launch: calls per round and warm-up calls */
   bench_format format;
   int total, cpu, verify;
   const char *plot;
@@ -131,6 +132,7 @@ struct bench_job {
   int nev;
   float *result; /* host copy of the output, out_elems */
   float *poison; /* NaN, written over the output before each verification run */
+  void *raw;     /* launch only: the raw baseline that a row's launch enqueues (bench_launch.c) */
   char err[512];
 };
 
@@ -168,6 +170,34 @@ typedef struct {
   size_t n, cap;
 } bench_results;
 
+/* ---- launch: one row per call and device ------------------------------------------------------ */
+/* Without --reps / --warmup; the median of BENCH_LAUNCH_ROUNDS rounds is reported. */
+#define BENCH_LAUNCH_CALLS 2000
+#define BENCH_LAUNCH_WARMUP 200
+#define BENCH_LAUNCH_ROUNDS 7
+/* A row is flagged "backlog" when draining the queue after the calls added this much per call:
+ * the device ran behind the host, and a full queue may have held the host back. */
+#define BENCH_LAUNCH_BACKLOG 1.2
+
+typedef struct {
+  const char *backend;
+  int device;
+  char device_name[256];
+  const char *call; /* "duet_copy", ... or the raw API: "cudaLaunchKernel", ... */
+  int raw;
+  bench_routine routine; /* the shape: size.m x size.n, and size.k for gemm */
+  bench_size size;
+  bench_verdict verdict;
+  int timed;
+  int calls, rounds, warmup;
+  /* us per call, medians over rounds: host clock around the enqueues alone (with the min and max
+   * round), host clock to the end of the duet_finish after them, duet events around them */
+  double host_us, host_min_us, host_max_us, finish_us, device_us;
+  double above_raw_us; /* host_us - the raw row's host_us; NaN for the raw row or without it */
+  int backlog;
+  char note[512];
+} bench_launch_result;
+
 /* ---- bench_opts.c -------------------------------------------------------------------------- */
 /* 0: run; 1: help was printed, exit 0; 2: a usage error was reported, exit 2. */
 int bench_parse_opts(int argc, char **argv, bench_opts *o);
@@ -189,6 +219,21 @@ int bench_duet_error(bench_job *job, int status, const char *call);
 /* Runs every selected row of this device on the block; appends one result per row. */
 int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, bench_results *out);
 int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out);
+/* A job's buffers (every input set uploaded) and nev events; on failure job->err says why. */
+int bench_job_setup(bench_job *job, int nev);
+void bench_job_free(bench_job *job);
+/* One untimed run of the row on set 0, its output checked unless --no-verify: sets res's
+ * verdict (and error, tol, note); a failed call returns its status with job->err filled. */
+int bench_job_verify(bench_job *job, const bench_row_def *row, bench_result *res);
+
+/* ---- bench_launch.c ------------------------------------------------------------------------ */
+/* The launch command on the opened devices; returns the exit status. */
+int bench_launch(const bench_opts *o, bench_dev *devs, int ndev);
+/* bench_launch_output.c: table and CSV streamed per device, JSON at the end. */
+void bench_launch_output_begin(const bench_opts *o, bench_dev *devs, int ndev);
+void bench_launch_output_device(const bench_opts *o, const bench_launch_result *r, int n);
+void bench_launch_output_end(const bench_opts *o, bench_dev *devs, int ndev,
+                             const bench_launch_result *all, int n);
 int bench_cpu_sensible(const bench_host *h);
 
 /* ---- bench_verify.c ------------------------------------------------------------------------ */
@@ -214,6 +259,14 @@ void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const benc
 double bench_rate(bench_routine r, bench_size s, double ms);
 const char *bench_rate_unit(bench_routine r);
 void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len);
+/* Shared with bench_launch_output.c. */
+const char *bench_verdict_name(bench_verdict v);
+void bench_fmt_num(double v, char *buf, size_t len);
+void bench_csv_str(const char *s);
+void bench_csv_num(double v, int present);
+void bench_json_str(const char *s);
+void bench_json_num(const char *key, double v, int present);
+void bench_json_devices(bench_dev *devs, int ndev);
 
 /* ---- bench_plot.c -------------------------------------------------------------------------- */
 int bench_plot(const char *png, const bench_results *all);

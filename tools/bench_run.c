@@ -29,7 +29,7 @@ static int sets_for(const bench_host *h, const bench_dev *dev) {
   return (int)n;
 }
 
-static void job_free(bench_job *job) {
+void bench_job_free(bench_job *job) {
   for (int s = 0; s < BENCH_MAX_SETS; s++) {
     duet_buf_destroy(job->a[s]);
     duet_buf_destroy(job->b[s]);
@@ -52,7 +52,7 @@ static int upload(bench_job *job, duet_buf *buf, const float *set0, size_t n, in
   return st ? bench_duet_error(job, st, "duet_buf_write") : 0;
 }
 
-static int job_setup(bench_job *job, int nev) {
+int bench_job_setup(bench_job *job, int nev) {
   const bench_host *h = job->host;
   duet_ctx *ctx = job->dev->ctx;
   int st;
@@ -126,7 +126,7 @@ static int choose_reps(const bench_opts *o, double est_ms, int min_reps) {
 
 /* One untimed run on set 0, also when not verifying: it absorbs one-time costs such as the
  * OpenCL program build, which would otherwise land between the first pair of events. */
-static int verify_device(bench_job *job, const bench_row_def *row, bench_result *res) {
+int bench_job_verify(bench_job *job, const bench_row_def *row, bench_result *res) {
   size_t bytes = job->host->out_elems * sizeof(float);
   int st = duet_buf_write(job->out[0], 0, job->poison, bytes);
   if (st) return bench_duet_error(job, st, "duet_buf_write");
@@ -217,7 +217,7 @@ static void run_row(bench_job *job, const bench_row_def *row, bench_result *res)
   bench_progress("%s %s %s:%d %s: verifying", what, size, duet_backend_name(job->dev->backend),
                  job->dev->device, row->name);
   job->err[0] = '\0';
-  if (verify_device(job, row, res)) {
+  if (bench_job_verify(job, row, res)) {
     set_error(res, job->err);
     return;
   }
@@ -236,7 +236,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
   bench_job job = {.opts = o, .dev = dev, .host = h};
   size_t nrows;
   const bench_row_def *rows = bench_rows(&nrows);
-  int setup = job_setup(&job, 2 * o->reps + 2);
+  int setup = bench_job_setup(&job, 2 * o->reps + 2);
   int added = 0;
   for (size_t i = 0; i < nrows; i++) {
     const bench_row_def *row = &rows[i];
@@ -251,7 +251,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
       run_row(&job, row, res);
     added++;
   }
-  job_free(&job);
+  bench_job_free(&job);
   return added;
 }
 
