@@ -7,8 +7,8 @@ int duet_buf_create(duet_ctx *ctx, size_t bytes, duet_buf **out) {
   int status = duet__check_ctx(ctx, "duet_buf_create");
   if (status) return status;
   if (!out) return duet__fail(ctx, DUET_EINVAL, "duet_buf_create: buf is NULL");
-  *out = NULL;
   if (bytes == 0) return duet__fail(ctx, DUET_EINVAL, "duet_buf_create: bytes is 0");
+  *out = NULL;
   duet_buf *buf = calloc(1, sizeof *buf);
   if (!buf) return duet__fail(ctx, DUET_ENOMEM, "duet_buf_create: out of host memory");
   if ((status = ctx->ops->mem_alloc(ctx, bytes, &buf->mem))) {
@@ -17,14 +17,17 @@ int duet_buf_create(duet_ctx *ctx, size_t bytes, duet_buf **out) {
   }
   buf->ctx = ctx;
   buf->bytes = bytes;
+  duet__ctx_hold(ctx);
   *out = buf;
   return DUET_OK;
 }
 
 void duet_buf_destroy(duet_buf *buf) {
   if (!buf) return;
-  buf->ctx->ops->mem_free(buf->ctx, buf->mem);
+  duet_ctx *ctx = buf->ctx;
+  ctx->ops->mem_free(ctx, buf->mem);
   free(buf);
+  duet__ctx_release(ctx);
 }
 
 size_t duet_buf_size(const duet_buf *buf) { return buf ? buf->bytes : 0; }

@@ -38,15 +38,17 @@ static int known_backend(duet_backend b) {
 }
 
 int duet_device_count(duet_backend b, int *count) {
+  /* Bad input writes nothing; an unbuilt backend has no devices. */
   if (!count) return duet__fail(NULL, DUET_EINVAL, "duet_device_count: count is NULL");
-  *count = 0;
   if (!known_backend(b))
     return duet__fail(NULL, DUET_EINVAL, "duet_device_count: backend %d is not cuda or opencl",
                       (int)b);
   const duet__backend_ops *ops = find_backend(b);
-  if (!ops)
+  if (!ops) {
+    *count = 0;
     return duet__fail(NULL, DUET_ENOTBUILT, "duet_device_count: the %s backend is not built",
                       duet_backend_name(b));
+  }
   return ops->device_count(count);
 }
 
@@ -101,7 +103,8 @@ static int resolve_device(int device, int *out) {
   char *end;
   errno = 0;
   long v = strtol(env, &end, 10);
-  if (errno || *end || end == env || v < 0 || v > INT_MAX)
+  /* Digits only: strtol would also take " 0" and "+0". */
+  if (strspn(env, "0123456789") != strlen(env) || errno || *end || end == env || v > INT_MAX)
     return duet__fail(NULL, DUET_EINVAL,
                       "duet_ctx_create: DUET_DEVICE='%s' is not a non-negative device number", env);
   *out = (int)v;
@@ -136,13 +139,24 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
   return DUET_OK;
 }
 
-void duet_ctx_destroy(duet_ctx *ctx) {
-  if (!ctx) return;
+static void ctx_free(duet_ctx *ctx) {
   for (int k = 0; k < DUET__K_COUNT; k++)
     if (ctx->kernels[k].loaded) ctx->ops->kernel_unload(ctx, &ctx->kernels[k]);
   duet__arena_free(ctx);
   ctx->ops->ctx_close(ctx);
   free(ctx);
+}
+
+void duet__ctx_hold(duet_ctx *ctx) { ctx->live++; }
+
+void duet__ctx_release(duet_ctx *ctx) {
+  if (--ctx->live == 0 && ctx->destroyed) ctx_free(ctx);
+}
+
+void duet_ctx_destroy(duet_ctx *ctx) {
+  if (!ctx || ctx->destroyed) return;
+  ctx->destroyed = 1;
+  if (ctx->live == 0) ctx_free(ctx);
 }
 
 duet_backend duet_ctx_backend(const duet_ctx *ctx) {

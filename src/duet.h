@@ -64,7 +64,10 @@ typedef struct duet_ctx duet_ctx;
  * then other types, across the platforms whose name contains $DUET_OPENCL_PLATFORM (if set).
  * On failure *ctx is NULL. */
 DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
-DUET_EXTERN void duet_ctx_destroy(duet_ctx *ctx); /* NULL is fine */
+/* NULL is fine. Buffers and events may be destroyed before or after their context: a context
+ * destroyed first stays open for them and is freed with the last of them. Once destroyed, a
+ * context must not be passed to any other call. */
+DUET_EXTERN void duet_ctx_destroy(duet_ctx *ctx);
 DUET_EXTERN duet_backend duet_ctx_backend(const duet_ctx *ctx);
 
 typedef enum { DUET_DEVICE_GPU = 0, DUET_DEVICE_CPU = 1, DUET_DEVICE_OTHER = 2 } duet_device_type;
@@ -119,7 +122,8 @@ typedef struct duet_event duet_event;
 
 DUET_EXTERN int duet_event_create(duet_ctx *ctx, duet_event **ev);
 DUET_EXTERN int duet_event_record(duet_event *ev); /* enqueues a marker */
-/* Waits for `end`; both events must have been recorded on the same context. */
+/* Waits for `end`; both events must have been recorded on the same context. *ms is end minus
+ * start: negative when end was recorded before start. */
 DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
 DUET_EXTERN void duet_event_destroy(duet_event *ev);
 

@@ -104,6 +104,8 @@ struct duet_ctx {
   duet__loaded kernels[DUET__K_COUNT];
   void *arena; /* scratch device memory for multi-launch routines, grown on demand */
   size_t arena_bytes;
+  size_t live;   /* buffers and events not yet destroyed: each holds the context open */
+  int destroyed; /* duet_ctx_destroy was called; freed when `live` reaches 0 */
   char last_error[DUET__ERRLEN];
 };
 
@@ -118,6 +120,11 @@ struct duet_event {
   void *handle;
   int recorded;
 };
+
+/* Buffers and events hold their context: a context destroyed before them is freed with the
+ * last of them, so that destroying them in any order is safe. */
+void duet__ctx_hold(duet_ctx *ctx);
+void duet__ctx_release(duet_ctx *ctx);
 
 /* Records a failure on ctx (may be NULL) and returns status. Prints it when DUET_VERBOSE=1. */
 int duet__fail(const duet_ctx *ctx, int status, const char *fmt, ...)

@@ -15,6 +15,7 @@ int duet_event_create(duet_ctx *ctx, duet_event **out) {
     return status;
   }
   ev->ctx = ctx;
+  duet__ctx_hold(ctx);
   *out = ev;
   return DUET_OK;
 }
@@ -44,6 +45,8 @@ int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float 
 
 void duet_event_destroy(duet_event *ev) {
   if (!ev) return;
-  ev->ctx->ops->event_free(ev->ctx, ev->handle);
+  duet_ctx *ctx = ev->ctx;
+  ctx->ops->event_free(ctx, ev->handle);
   free(ev);
+  duet__ctx_release(ctx);
 }

@@ -15,7 +15,7 @@ const char *duet_gemm_variant_name(duet_gemm_variant v) {
 }
 
 int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
-  int i = 0, status = duet__variant_parse(gemm_variants, N_GEMM, name, &i);
+  int i = 0, status = duet__variant_parse(gemm_variants, N_GEMM, name, v ? &i : NULL);
   if (!status) *v = (duet_gemm_variant)i;
   return status;
 }

@@ -32,7 +32,7 @@ const char *duet_transpose_variant_name(duet_transpose_variant v) {
 }
 
 int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v) {
-  int i = 0, status = duet__variant_parse(transpose_variants, N_TRANSPOSE, name, &i);
+  int i = 0, status = duet__variant_parse(transpose_variants, N_TRANSPOSE, name, v ? &i : NULL);
   if (!status) *v = (duet_transpose_variant)i;
   return status;
 }

@@ -308,6 +308,14 @@ static void buffer_errors(fixture *f) {
     REJECT(f, DUET_EINVAL, x, duet_buf_copy(buf, big.buf, size + 4), "duet_buf_copy bytes>dst");
     REJECT(f, DUET_EINVAL, NULL, duet_buf_create(NULL, 16, &none), "duet_buf_create ctx=NULL");
     REJECT(f, DUET_EINVAL, x, duet_buf_create(x, 16, NULL), "duet_buf_create buf=NULL");
+    {
+      duet_buf *kept = (duet_buf *)&f; /* bad input writes nothing */
+      REJECT(f, DUET_EINVAL, x, duet_buf_create(x, 0, &kept), "duet_buf_create bytes=0");
+      harness_case c;
+      harness_case_begin(&c, f->dev, "duet_buf_create bytes=0 leaves buf alone");
+      harness_expect(&c, kept == (duet_buf *)&f, "bad input wrote %p into buf", (void *)kept);
+      harness_case_end(&c);
+    }
   }
   /* Which of the two contexts records the failure is not specified: either will do. */
   if (ok && f->ctx2) {
