@@ -33,12 +33,17 @@ static int use_device(duet_ctx *ctx) {
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaSetDevice");
 }
 
-static int cu_device_count(int *count) {
-  int n = 0;
+static int cu_device_count(int *count, char *why, size_t n) {
+  int devices = 0;
   /* No driver, no device or a driver too old for this runtime all mean: nothing to run on. */
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
+  cudaError_t err = cudaGetDeviceCount(&devices);
+  if (err != cudaSuccess) {
+    devices = 0;
+    snprintf(why, n, "cudaGetDeviceCount failed: %s (%s)", cudaGetErrorName(err),
+             cudaGetErrorString(err));
+  }
   cudaGetLastError(); /* clear the failure so it does not surface in a later call */
-  *count = n;
+  *count = devices;
   return DUET_OK;
 }
 
@@ -62,10 +67,11 @@ static void cu_ctx_close(duet_ctx *ctx) {
 
 static int cu_ctx_open(duet_ctx *ctx, int device) {
   int n = 0;
-  cu_device_count(&n);
+  char why[256] = "";
+  cu_device_count(&n, why, sizeof why);
   if (device >= n)
-    return duet__fail(ctx, DUET_ENODEV, "cuda: device %d does not exist (%d device%s)", device, n,
-                      n == 1 ? "" : "s");
+    return duet__fail(ctx, DUET_ENODEV, "cuda: device %d does not exist (%d device%s%s%s)", device,
+                      n, n == 1 ? "" : "s", *why ? ": " : "", why);
   cu_impl *im = calloc(1, sizeof *im);
   if (!im) return duet__fail(ctx, DUET_ENOMEM, "cuda: out of host memory");
   im->device = device;
@@ -211,8 +217,8 @@ static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
     return duet__fail(ctx, DUET_EBUILD,
                       "cuda: %s (set %s) was compiled for %ux%u blocks with %zu shared bytes, but "
                       "the manifest launches %ux%u with %zu",
-                      d->name, duet_ctx_tuning(ctx), row->block_x, row->block_y,
-                      row->shared_bytes, s->block_x, s->block_y, s->shared_bytes);
+                      d->name, duet_ctx_tuning(ctx), row->block_x, row->block_y, row->shared_bytes,
+                      s->block_x, s->block_y, s->shared_bytes);
   int status = use_device(ctx);
   if (status) return status;
   struct cudaFuncAttributes attr;
@@ -247,8 +253,7 @@ static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   if (status) return status;
   dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
   dim3 block = {l->block[0], l->block[1], l->block[2]};
-  cudaError_t err =
-      cudaLaunchKernel(k->fn, grid, block, argv, l->shared_bytes, IMPL(ctx)->stream);
+  cudaError_t err = cudaLaunchKernel(k->fn, grid, block, argv, l->shared_bytes, IMPL(ctx)->stream);
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, d->name);
 }
 

@@ -10,6 +10,7 @@
 #include <CL/cl.h>
 #endif
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,20 +114,33 @@ static int platform_selected(cl_platform_id p, const char *filter) {
   return strstr(name, filter) != NULL;
 }
 
-/* Fills devs (may be NULL) with up to max devices in duet's numbering; returns how many exist. */
-static int enumerate(cl_device_id *devs, int max) {
+/* Enumeration runs under one lock. The ICD loader's first clGetPlatformIDs loads every vendor
+ * library, and PoCL initialises its devices lazily in clGetDeviceIDs: several threads making
+ * their first contexts at once crashed PoCL (4 runs in 8), or saw no device, or a device whose
+ * limits read 0. It is not on any hot path. */
+static pthread_mutex_t enumerate_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Fills devs (may be NULL) with up to max devices in duet's numbering; returns how many exist.
+ * With none, why (n bytes) says why. */
+static int enumerate_locked(cl_device_id *devs, int max, char *why, size_t n) {
   cl_uint np = 0;
-  if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0) return 0;
+  cl_int err = clGetPlatformIDs(0, NULL, &np);
+  if (err != CL_SUCCESS || np == 0) {
+    snprintf(why, n, "no OpenCL platform (clGetPlatformIDs: %s)", cl_error_name(err));
+    return 0;
+  }
   cl_platform_id *plats = malloc(np * sizeof *plats);
   if (!plats || clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS) {
     free(plats);
+    snprintf(why, n, "cannot list the OpenCL platforms");
     return 0;
   }
   const char *filter = duet__getenv("DUET_OPENCL_PLATFORM");
-  int count = 0;
+  int count = 0, selected = 0;
   for (int gpu_pass = 1; gpu_pass >= 0; gpu_pass--) {
     for (cl_uint p = 0; p < np; p++) {
       if (!platform_selected(plats[p], filter)) continue;
+      selected += gpu_pass;
       cl_uint nd = 0;
       cl_device_type type = gpu_pass ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL;
       if (clGetDeviceIDs(plats[p], type, 0, NULL, &nd) != CL_SUCCESS || nd == 0) continue;
@@ -146,11 +160,24 @@ static int enumerate(cl_device_id *devs, int max) {
     }
   }
   free(plats);
+  if (!count && filter && !selected)
+    snprintf(why, n, "none of the %u OpenCL platforms matches DUET_OPENCL_PLATFORM='%s'", np,
+             filter);
+  else if (!count)
+    snprintf(why, n, "the OpenCL platforms%s%s%s have no device", filter ? " matching '" : "",
+             filter ? filter : "", filter ? "'" : "");
   return count;
 }
 
-static int cl_device_count(int *count) {
-  *count = enumerate(NULL, 0);
+static int enumerate(cl_device_id *devs, int max, char *why, size_t n) {
+  pthread_mutex_lock(&enumerate_lock);
+  int count = enumerate_locked(devs, max, why, n);
+  pthread_mutex_unlock(&enumerate_lock);
+  return count;
+}
+
+static int cl_device_count(int *count, char *why, size_t n) {
+  *count = enumerate(NULL, 0, why, n);
   return DUET_OK;
 }
 
@@ -193,26 +220,21 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
   c->shared_bytes = (size_t)local;
   /* NVIDIA's OpenCL runs on CUDA's grid limits; elsewhere a global size is any size_t, and the
    * core's 2^32-block bound is what counts. */
-  for (int d = 0; d < 3; d++)
-    c->max_grid[d] = c->nvidia ? (d ? 65535u : 0x7fffffffu) : 0xffffffffu;
+  for (int d = 0; d < 3; d++) c->max_grid[d] = c->nvidia ? (d ? 65535u : 0x7fffffffu) : 0xffffffffu;
   c->runtime_compile = 1;
   return CL_SUCCESS;
 }
 
 static int cl_ctx_open(duet_ctx *ctx, int device) {
-  int n = enumerate(NULL, 0);
+  char why[512] = "";
+  int n = enumerate(NULL, 0, why, sizeof why);
   if (device >= n) {
-    const char *filter = duet__getenv("DUET_OPENCL_PLATFORM");
-    return duet__fail(ctx, DUET_ENODEV, "opencl: device %d does not exist (%d device%s%s%s%s)",
-                      device, n, n == 1 ? "" : "s",
-                      filter ? " on platforms matching "
-                               "DUET_OPENCL_PLATFORM='"
-                             : "",
-                      filter ? filter : "", filter ? "'" : "");
+    return duet__fail(ctx, DUET_ENODEV, "opencl: device %d does not exist (%d device%s%s%s)",
+                      device, n, n == 1 ? "" : "s", *why ? ": " : "", why);
   }
   cl_device_id *devs = malloc((size_t)n * sizeof *devs);
   if (!devs) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
-  enumerate(devs, n);
+  enumerate(devs, n, why, sizeof why);
   cl_impl *im = calloc(1, sizeof *im);
   if (!im) {
     free(devs);
@@ -230,7 +252,8 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
     im->queue = clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (!im->queue) failed = "clCreateCommandQueue";
   }
-  if (!failed && (err = read_caps(im->device, &ctx->caps)) != CL_SUCCESS) failed = "clGetDeviceInfo";
+  if (!failed && (err = read_caps(im->device, &ctx->caps)) != CL_SUCCESS)
+    failed = "clGetDeviceInfo";
   if (!failed) return DUET_OK;
   int status = cl_fail(ctx, err, failed);
   cl_ctx_close(ctx);
@@ -269,10 +292,9 @@ static int build_failed(duet_ctx *ctx, cl_program prog, cl_int err, duet__group 
     log[len] = '\0';
   else if (log)
     log[0] = '\0';
-  int status = duet__fail(ctx, DUET_EBUILD,
-                          "opencl: building kernel group %s failed: %s (%d); options: %s; log:\n%s",
-                          duet__group_names[g], cl_error_name(err), (int)err, options,
-                          log ? log : "(no log)");
+  int status = duet__fail(
+      ctx, DUET_EBUILD, "opencl: building kernel group %s failed: %s (%d); options: %s; log:\n%s",
+      duet__group_names[g], cl_error_name(err), (int)err, options, log ? log : "(no log)");
   free(log);
   return status;
 }
@@ -404,10 +426,45 @@ static int cl_finish(duet_ctx *ctx) {
 
 /* ---- memory ------------------------------------------------------------------------------- */
 
+/* Refuses what the device cannot hold, then makes the allocation real: NVIDIA's OpenCL accepts
+ * clCreateBuffer of 2^62 bytes and fails only at the first kernel that touches it. Migrating
+ * the buffer to the device (its contents undefined, as a new buffer's are) allocates it now,
+ * so out-of-memory surfaces here; it waits for the queue's earlier work. */
 static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
-  cl_int err;
-  cl_mem m = clCreateBuffer(IMPL(ctx)->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  cl_impl *im = IMPL(ctx);
+  cl_ulong max_alloc = 0, global = 0;
+  cl_int err =
+      clGetDeviceInfo(im->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetDeviceInfo");
+  if (bytes > max_alloc || bytes > global)
+    return duet__fail(ctx, DUET_ENOMEM,
+                      "opencl: %zu bytes exceed the device's largest allocation (%llu bytes) or "
+                      "its memory (%llu bytes)",
+                      bytes, (unsigned long long)max_alloc, (unsigned long long)global);
+  cl_mem m = clCreateBuffer(im->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (!m) return cl_fail(ctx, err, "clCreateBuffer");
+  cl_event done;
+  err = clEnqueueMigrateMemObjects(im->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
+                                   NULL, &done);
+  if (err == CL_SUCCESS) {
+    cl_int status = CL_COMPLETE;
+    err = clWaitForEvents(1, &done);
+    if (err == CL_SUCCESS)
+      clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    if (err == CL_SUCCESS && status < 0) err = status;
+    clReleaseEvent(done);
+  }
+  if (err != CL_SUCCESS) {
+    clReleaseMemObject(m);
+    /* A failed first touch is the allocation failing. */
+    return cl_fail(ctx,
+                   err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                       ? CL_MEM_OBJECT_ALLOCATION_FAILURE
+                       : err,
+                   "clEnqueueMigrateMemObjects (making the allocation real)");
+  }
   *mem = m;
   return DUET_OK;
 }

@@ -1,6 +1,7 @@
 /* Backends compiled in, context creation and the calls that only forward to a backend. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,10 @@ int duet_device_count(duet_backend b, int *count) {
     return duet__fail(NULL, DUET_ENOTBUILT, "duet_device_count: the %s backend is not built",
                       duet_backend_name(b));
   }
-  return ops->device_count(count);
+  char why[512] = "";
+  int status = ops->device_count(count, why, sizeof why);
+  if (!status && *count == 0 && *why) duet__note("%s: no device: %s", ops->name, why);
+  return status;
 }
 
 /* Resolves AUTO through $DUET_BACKEND, then by preference: the first built backend with a
@@ -80,14 +84,22 @@ static int resolve_backend(duet_backend b, duet_backend *out) {
   }
   if (!backends[0])
     return duet__fail(NULL, DUET_ENOTBUILT, "duet_ctx_create: no backend is built into duet");
+  /* Each backend without a device says why, and the failure names every reason. */
+  char whys[1024] = "";
+  size_t used = 0;
   for (const duet__backend_ops *const *p = backends; *p; p++) {
     int n = 0;
-    if ((*p)->device_count(&n) == DUET_OK && n > 0) {
+    char why[512] = "";
+    if ((*p)->device_count(&n, why, sizeof why) == DUET_OK && n > 0) {
       *out = (*p)->id;
       return DUET_OK;
     }
+    int len =
+        snprintf(whys + used, sizeof whys - used, "; %s: %s", (*p)->name, *why ? why : "no device");
+    if (len > 0) used = used + (size_t)len < sizeof whys ? used + (size_t)len : sizeof whys - 1;
   }
-  return duet__fail(NULL, DUET_ENODEV, "duet_ctx_create: no backend built into duet has a device");
+  return duet__fail(NULL, DUET_ENODEV, "duet_ctx_create: no backend built into duet has a device%s",
+                    whys);
 }
 
 static int resolve_device(int device, int *out) {
@@ -122,15 +134,15 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
   ctx->ops = find_backend(b);
   ctx->device = device;
   if ((status = ctx->ops->ctx_open(ctx, device))) {
-    /* No context survives to carry the detail, so pass it on to the verbose log at least. */
-    duet__fail(NULL, status, "%s", ctx->last_error);
+    /* No context survives to carry the detail: it becomes the thread's. */
+    duet__pass_on(ctx->last_error);
     free(ctx);
     return status;
   }
   /* The tunable values every kernel of this context is built and launched with. Nothing is
    * built here: OpenCL groups build on the first call that needs one. */
   if ((status = duet__tuning_resolve(ctx))) {
-    duet__fail(NULL, status, "%s", ctx->last_error);
+    duet__pass_on(ctx->last_error);
     ctx->ops->ctx_close(ctx);
     free(ctx);
     return status;

@@ -26,12 +26,12 @@ typedef struct {
 /* What the backend says of its device; the core keeps no device fact of its own. */
 typedef struct {
   duet_device_type type;
-  int nvidia;           /* an NVIDIA device (CUDA, or NVIDIA's OpenCL) */
+  int nvidia;             /* an NVIDIA device (CUDA, or NVIDIA's OpenCL) */
   int cc_major, cc_minor; /* NVIDIA compute capability, else 0 */
   unsigned max_block_threads;
-  size_t shared_bytes;  /* the most one block may have */
-  size_t max_grid[3];   /* blocks per grid dimension */
-  int runtime_compile;  /* kernels are built at run time, so any tunable value can be used */
+  size_t shared_bytes; /* the most one block may have */
+  size_t max_grid[3];  /* blocks per grid dimension */
+  int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
 } duet__caps;
 
 /* One launch, described once: CUDA maps it to <<<grid, block, shared_bytes>>>, OpenCL to
@@ -60,7 +60,8 @@ typedef struct {
 typedef struct duet__backend_ops {
   duet_backend id;
   const char *name;
-  int (*device_count)(int *count);
+  /* Devices the backend sees; with none, `why` (n bytes) says why when the runtime did. */
+  int (*device_count)(int *count, char *why, size_t n);
   int (*ctx_open)(duet_ctx *ctx, int device); /* sets ctx->impl and ctx->caps */
   void (*ctx_close)(duet_ctx *ctx);
   int (*ctx_info)(duet_ctx *ctx, duet_device_info *info);
@@ -130,6 +131,16 @@ void duet__ctx_release(duet_ctx *ctx);
 int duet__fail(const duet_ctx *ctx, int status, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Sets the thread's no-context error text without printing it again (it was printed when the
+ * failure was first recorded on a context). */
+void duet__pass_on(const char *text);
+/* Prints a note on stderr when DUET_VERBOSE asks for it; records nothing. */
+void duet__note(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 1, 2)))
 #endif
     ;
 

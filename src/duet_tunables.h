@@ -35,16 +35,16 @@
  * padded-wide never beats padded, so AUTO does not take it).
  */
 /* clang-format off: one tunable per row, one column per set */
-#define DUET__TUNABLES(X)                \
-  X(TRANSPOSE_TILE,       32, 32, 32)    \
-  X(TRANSPOSE_ROWS,        8,  8,  4)    \
-  X(TRANSPOSE_BAND,       32, 32, 32)    \
-  X(TRANSPOSE_WIDE_TILE,  64, 64, 64)    \
-  X(TRANSPOSE_WIDE_ROWS,  16, 16, 16)    \
-  X(TRANSPOSE_AUTO_ALIGN, 32, 32,  0)    \
-  X(GEMM_SIMPLE_X,        32, 32, 32)    \
-  X(GEMM_SIMPLE_Y,         8,  8,  8)    \
-  X(GEMM_TILE,            32, 32, 16)
+#define DUET__TUNABLES(X)            \
+  X(TRANSPOSE_TILE, 32, 32, 32)      \
+  X(TRANSPOSE_ROWS, 8, 8, 4)         \
+  X(TRANSPOSE_BAND, 32, 32, 32)      \
+  X(TRANSPOSE_WIDE_TILE, 64, 64, 64) \
+  X(TRANSPOSE_WIDE_ROWS, 16, 16, 16) \
+  X(TRANSPOSE_AUTO_ALIGN, 32, 32, 0) \
+  X(GEMM_SIMPLE_X, 32, 32, 32)       \
+  X(GEMM_SIMPLE_Y, 8, 8, 8)          \
+  X(GEMM_TILE, 32, 32, 16)
 /* clang-format on */
 
 typedef enum {

@@ -13,6 +13,23 @@ const char *duet__getenv(const char *name) {
 /* Failures with no context to hold them (duet_ctx_create, a NULL ctx) land here, per thread. */
 static _Thread_local char no_ctx_error[DUET__ERRLEN];
 
+static int verbose(void) {
+  const char *v = duet__getenv("DUET_VERBOSE");
+  return v && strcmp(v, "0") != 0;
+}
+
+void duet__pass_on(const char *text) { snprintf(no_ctx_error, DUET__ERRLEN, "%s", text); }
+
+void duet__note(const char *fmt, ...) {
+  if (!verbose()) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("duet: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputs("\n", stderr);
+  va_end(ap);
+}
+
 int duet__fail(const duet_ctx *cctx, int status, const char *fmt, ...) {
   /* last_error is diagnostic state, not part of the context's logical value: const callers
    * such as duet_ctx_info may still record why they failed. */
@@ -22,9 +39,7 @@ int duet__fail(const duet_ctx *cctx, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(dst, DUET__ERRLEN, fmt, ap);
   va_end(ap);
-  const char *verbose = duet__getenv("DUET_VERBOSE");
-  if (verbose && strcmp(verbose, "0") != 0)
-    fprintf(stderr, "duet: %s: %s\n", duet_status_name(status), dst);
+  if (verbose()) fprintf(stderr, "duet: %s: %s\n", duet_status_name(status), dst);
   return status;
 }
 

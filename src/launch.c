@@ -70,8 +70,8 @@ static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, 
 
 /* The arguments must be the signature's, kind for kind: a mismatch is a bug in duet itself. */
 static int check_args(duet_ctx *ctx, const duet__step *st) {
-  static const char letter[] = {[DUET__ARG_MEM] = 'm', [DUET__ARG_I64] = 'l',
-                                [DUET__ARG_I32] = 'i', [DUET__ARG_F32] = 'f'};
+  static const char letter[] = {
+      [DUET__ARG_MEM] = 'm', [DUET__ARG_I64] = 'l', [DUET__ARG_I32] = 'i', [DUET__ARG_F32] = 'f'};
   const duet__kernel_desc *d = &duet__manifest[st->kernel];
   unsigned n = 0;
   for (const char *p = d->sig; *p; p++) {

@@ -14,11 +14,13 @@ const char *const duet__group_names[DUET__G_COUNT] = {
 
 /* copy and scale: a TILE x TILE tile per block of TILE x ROWS threads. */
 static void shape_copy(const int *t, duet__shape *s) {
-  *s = (duet__shape){T(TRANSPOSE_TILE), T(TRANSPOSE_TILE), T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, 0};
+  *s = (duet__shape){
+      T(TRANSPOSE_TILE), T(TRANSPOSE_TILE), T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, 0};
 }
 /* naive transpose: one element per thread, so the tile is the block. */
 static void shape_transpose_naive(const int *t, duet__shape *s) {
-  *s = (duet__shape){T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, 0};
+  *s = (duet__shape){
+      T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, 0};
 }
 static void shape_transpose_staged(unsigned tile, unsigned rows, unsigned pad, duet__shape *s) {
   *s = (duet__shape){tile, tile, tile, rows, (size_t)tile * (tile + pad) * F, 0};
@@ -47,10 +49,10 @@ static void shape_sgemm_tiled(const int *t, duet__shape *s) {
 }
 
 /* ---- the rows -------------------------------------------------------------------------------- */
-#define MOVE_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out */
+#define MOVE_SIG "llmlml"        /* rows, cols, in, ld_in, out, ld_out */
 #define GEMM_SIG "iilllfmlmlfml" /* ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc */
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
-#define STAGED_TUNABLES \
+#define STAGED_TUNABLES                                                                \
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | \
    DUET__TBIT(TRANSPOSE_WIDE_ROWS))
 #define SIMPLE_TUNABLES (DUET__TBIT(GEMM_SIMPLE_X) | DUET__TBIT(GEMM_SIMPLE_Y))

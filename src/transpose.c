@@ -70,7 +70,7 @@ int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t 
 int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in, size_t ld_in,
               duet_buf *out, size_t ld_out) {
   int status = duet__check_ctx(ctx, "duet_copy");
-  return status ? status
-                : move(ctx, "duet_copy", DUET__K_COPY, rows, cols, in, ld_in, out, ld_out, rows,
-                       cols);
+  return status
+             ? status
+             : move(ctx, "duet_copy", DUET__K_COPY, rows, cols, in, ld_in, out, ld_out, rows, cols);
 }

@@ -14,7 +14,7 @@ static const int values[DUET__T_COUNT][DUET__SET_COUNT] = {
 #undef DUET__TUNABLE_ROW
 };
 /* A row with a value missing would be padded with 0 silently: refuse to build instead. */
-#define DUET__TUNABLE_CHECK(name, ...)                                            \
+#define DUET__TUNABLE_CHECK(name, ...)                                          \
   _Static_assert(sizeof((int[]){__VA_ARGS__}) == DUET__SET_COUNT * sizeof(int), \
                  "tunable " #name " needs one value per tuning set");
 DUET__TUNABLES(DUET__TUNABLE_CHECK)
@@ -67,8 +67,8 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
         if (strlen(tunable_names[i]) == (size_t)(eq - p) && !strncmp(p, tunable_names[i], eq - p))
           t = i;
     if (t < 0)
-      return duet__fail(ctx, DUET_EINVAL, "%s='%s': '%.*s' is not NAME=VALUE with a known NAME",
-                        F, spec, (int)(end - p), p);
+      return duet__fail(ctx, DUET_EINVAL, "%s='%s': '%.*s' is not NAME=VALUE with a known NAME", F,
+                        spec, (int)(end - p), p);
     char *stop;
     errno = 0;
     long v = strtol(eq + 1, &stop, 10);

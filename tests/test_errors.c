@@ -308,6 +308,11 @@ static void buffer_errors(fixture *f) {
     REJECT(f, DUET_EINVAL, x, duet_buf_copy(buf, big.buf, size + 4), "duet_buf_copy bytes>dst");
     REJECT(f, DUET_EINVAL, NULL, duet_buf_create(NULL, 16, &none), "duet_buf_create ctx=NULL");
     REJECT(f, DUET_EINVAL, x, duet_buf_create(x, 16, NULL), "duet_buf_create buf=NULL");
+    /* More than any device holds: refused at creation, not at the first kernel. */
+    REJECT(f, DUET_ENOMEM, x, duet_buf_create(x, (size_t)1 << 62, &none),
+           "duet_buf_create bytes=2^62");
+    REJECT(f, DUET_ENOMEM, x, duet_buf_create(x, f->dev->info.global_mem_bytes + 4096, &none),
+           "duet_buf_create bytes=device memory + 4 KiB");
     {
       duet_buf *kept = (duet_buf *)&f; /* bad input writes nothing */
       REJECT(f, DUET_EINVAL, x, duet_buf_create(x, 0, &kept), "duet_buf_create bytes=0");
@@ -418,9 +423,9 @@ static void run(const harness_dev *dev, void *user) {
   harness_expect_status(&c, duet_ctx_create(&f.ctx2, dev->backend, dev->device), DUET_OK, NULL,
                         "duet_ctx_create");
   harness_case_end(&c);
-  static const duet_transpose_variant variants[] = {
-      DUET_TRANSPOSE_AUTO, DUET_TRANSPOSE_NAIVE, DUET_TRANSPOSE_COALESCED, DUET_TRANSPOSE_PADDED,
-      DUET_TRANSPOSE_PADDED_WIDE};
+  static const duet_transpose_variant variants[] = {DUET_TRANSPOSE_AUTO, DUET_TRANSPOSE_NAIVE,
+                                                    DUET_TRANSPOSE_COALESCED, DUET_TRANSPOSE_PADDED,
+                                                    DUET_TRANSPOSE_PADDED_WIDE};
   for (size_t i = 0; i < COUNT(variants); i++) move_errors(&f, (int)variants[i]);
   move_errors(&f, -1);
   variant_errors(&f);

@@ -53,11 +53,10 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
 /* Every kernel once: each transpose variant, the copy, each sgemm variant (and the scale kernel
  * that alpha == 0 takes), on small odd shapes with padded leading dimensions. */
 static void run_every_kernel(const harness_dev *dev) {
-  static const duet_transpose_variant tv[] = {DUET_TRANSPOSE_NAIVE, DUET_TRANSPOSE_COALESCED,
+  static const duet_transpose_variant tv[] = {DUET_TRANSPOSE_NAIVE,  DUET_TRANSPOSE_COALESCED,
                                               DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_WIDE,
-                                              DUET_TRANSPOSE_AUTO, HARNESS_COPY};
-  for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++)
-    harness_run_move(dev, tv[i], 67, 45, 3, 1);
+                                              DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
+  for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) harness_run_move(dev, tv[i], 67, 45, 3, 1);
   static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED, DUET_GEMM_TILED,
                                          DUET_GEMM_AUTO};
   for (size_t i = 0; i < sizeof gv / sizeof gv[0]; i++) {
@@ -123,8 +122,9 @@ static void check_overrides(const harness_dev *dev) {
   harness_dev d = on_ctx(dev, ctx, "tuned");
   run_every_kernel(&d);
   duet_ctx_destroy(ctx);
-  static const char *const bad[] = {"GEMM_TILE", "GEMM_TILE=", "GEMM_TILE=0", "NO_SUCH=4",
-                                    "GEMM_TILE=4x", "GEMM_TILE=99999", ",", "GEMM_TILE=8,,"};
+  static const char *const bad[] = {"GEMM_TILE", "GEMM_TILE=",   "GEMM_TILE=0",
+                                    "NO_SUCH=4", "GEMM_TILE=4x", "GEMM_TILE=99999",
+                                    ",",         "GEMM_TILE=8,,"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE='%s'", bad[i]);
     ctx = (duet_ctx *)&c;
@@ -149,8 +149,8 @@ static int try_routine(duet_ctx *ctx, const char *routine) {
     else if (!strcmp(routine, "copy"))
       st = duet_copy(ctx, 8, 8, a, 8, b, 8);
     else
-      st = duet_sgemm(ctx, DUET_GEMM_TILED, DUET_NO_TRANS, DUET_NO_TRANS, 8, 8, 8, 1.0f, a, 8, b,
-                      8, 0.0f, c, 8);
+      st = duet_sgemm(ctx, DUET_GEMM_TILED, DUET_NO_TRANS, DUET_NO_TRANS, 8, 8, 8, 1.0f, a, 8, b, 8,
+                      0.0f, c, 8);
   }
   if (!st) st = duet_finish(ctx);
   duet_buf_destroy(a);

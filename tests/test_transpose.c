@@ -14,9 +14,9 @@ static const shape empty[] = {{0, 5}, {5, 0}};
 /* 46341^2 > 2^31 elements: 32-bit index arithmetic anywhere overflows. */
 static const shape large[] = {{8193, 8191}, {1, 1u << 24}, {1u << 24, 1}, {46341, 46341}};
 
-static const duet_transpose_variant ops[] = {
-    DUET_TRANSPOSE_NAIVE, DUET_TRANSPOSE_COALESCED, DUET_TRANSPOSE_PADDED,
-    DUET_TRANSPOSE_PADDED_WIDE, DUET_TRANSPOSE_AUTO, HARNESS_COPY};
+static const duet_transpose_variant ops[] = {DUET_TRANSPOSE_NAIVE,  DUET_TRANSPOSE_COALESCED,
+                                             DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_WIDE,
+                                             DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
 #define N_OPS (sizeof ops / sizeof ops[0])
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
