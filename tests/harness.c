@@ -213,6 +213,8 @@ void harness_init(const char *program) {
          (unsigned long long)H.seed, (unsigned long long)H.seed);
 }
 
+void harness_contexts_ran(int n) { H.contexts += n; }
+
 int harness_end(void) {
   printf("harness: %u passed, %u failed, %u skipped\n", H.passed, H.failed, H.skipped);
   if (H.failed) return 1;

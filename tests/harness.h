@@ -31,6 +31,9 @@ void harness_init(const char *program);
 /* Calls fn once per selected backend x device with a fresh context, destroyed afterwards.
  * Returns how many contexts ran. */
 int harness_for_each_ctx(harness_ctx_fn fn, void *user);
+/* For programs that make their own contexts: counts n contexts as run, as harness_for_each_ctx
+ * does (a program that ran none exits 77). */
+void harness_contexts_ran(int n);
 /* duet_ctx_create with the environment variable `name` set to value (NULL: unset) for that one
  * call; the old value is put back after. */
 int harness_create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
