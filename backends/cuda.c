@@ -116,7 +116,7 @@ static int cu_ctx_info(duet_ctx *ctx, duet_device_info *info) {
            p->major, p->minor, runtime / 1000, runtime % 1000 / 10, driver / 1000,
            driver % 1000 / 10);
   info->compute_units = (unsigned)p->multiProcessorCount;
-  info->max_block_threads = (unsigned)p->maxThreadsPerBlock;
+  info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = (unsigned)p->warpSize;
   info->global_mem_bytes = p->totalGlobalMem;
   info->shared_mem_bytes = p->sharedMemPerBlock;

@@ -139,6 +139,12 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
     free(ctx);
     return status;
   }
+  /* Tests only: a smaller block limit, so that AUTO's fallbacks and DUET_EUNSUPPORTED run on
+   * devices that all allow 1024 threads. */
+  const char *cap = duet__getenv("DUET_TEST_MAX_BLOCK_THREADS");
+  if (cap && strspn(cap, "0123456789") == strlen(cap) && strlen(cap) < 6 &&
+      (unsigned)atoi(cap) < ctx->caps.max_block_threads)
+    ctx->caps.max_block_threads = (unsigned)atoi(cap);
   /* The tunable values every kernel of this context is built and launched with. Nothing is
    * built here: OpenCL groups build on the first call that needs one. */
   if ((status = duet__tuning_resolve(ctx))) {

@@ -1,5 +1,5 @@
 # Tests, included by the top-level Makefile.am: one harness library that every program links,
-# built by `make check` alone, and six programs run by automake's parallel driver (exit 77 =
+# built by `make check` alone, and seven programs run by automake's parallel driver (exit 77 =
 # SKIP). Each prints one line per case and a final "harness: N passed, N failed, N skipped"
 # that CI sums over tests/*.log.
 # Headers come from the global AM_CPPFLAGS (-I$(top_srcdir)/src).
@@ -9,8 +9,12 @@ check_LIBRARIES = %reldir%/libharness.a
 	%reldir%/matrix.c %reldir%/case_move.c %reldir%/case_sgemm.c
 
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
-	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads
+	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz
 TESTS = $(check_PROGRAMS)
+# Each test program runs in its own process under a time limit: a hung kernel fails that
+# program, not the whole run.
+LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/time-limit.sh
+EXTRA_DIST += tests/time-limit.sh
 
 %canon_reldir%_libharness_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 %canon_reldir%_test_api_LDFLAGS = $(OPENMP_CFLAGS)
@@ -19,6 +23,7 @@ TESTS = $(check_PROGRAMS)
 %canon_reldir%_test_errors_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_manifest_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_threads_LDFLAGS = $(OPENMP_CFLAGS) -pthread
+%canon_reldir%_test_fuzz_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_harness_ldadd = %reldir%/libharness.a $(top_builddir)/libduet.la -lm
 %canon_reldir%_test_api_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_transpose_LDADD = $(%canon_reldir%_harness_ldadd)
@@ -26,3 +31,4 @@ TESTS = $(check_PROGRAMS)
 %canon_reldir%_test_errors_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_manifest_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_threads_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_fuzz_LDADD = $(%canon_reldir%_harness_ldadd)

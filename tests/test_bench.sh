@@ -1,8 +1,9 @@
 #!/bin/sh
-# duet-bench's command line and output formats (table, CSV, JSON, plot files) on tiny sizes, and
-# that a wrong kernel result is reported as "verified: no", untimed, with exit status 1. The wrong
-# result comes from a test-only hook (DUET_BENCH_TEST_WRONG_SIZE=1 makes duet-bench call the duet
-# kernels one column, or for gemm one k, short), never from a broken kernel.
+# duet-bench's command line and output formats (table, CSV, JSON, plot files) on tiny sizes, the
+# launch command's rows and numbers, and that a wrong kernel result is reported as "verified: no",
+# untimed, with exit status 1. The wrong result comes from a test-only hook
+# (DUET_BENCH_TEST_WRONG_SIZE=1 makes duet-bench call the duet kernels one column, or for gemm one
+# k, short), never from a broken kernel.
 # Exits 77 (SKIP) when duet-bench lists no device at all.
 set -u
 
@@ -117,6 +118,53 @@ if command -v gnuplot >/dev/null 2>&1; then
   expect "--plot rendered the PNG with gnuplot" test -s "$tmp/p.png"
 fi
 
+# ---- launch: the host cost per call, against the raw launch on the same queue --------------------
+# Few calls per round: the test checks the rows and their numbers, not the speed.
+# shellcheck disable=SC2086
+run launch launch $sel --reps 20 --warmup 5 --csv
+[ "$rc" -eq 0 ] || show launch
+count_is "launch --csv exits 0" 0 "$rc"
+expect "launch CSV header" test "$(head -n 1 "$tmp/launch.out")" = \
+  'backend,device,device_name,call,raw,m,n,k,calls,rounds,warmup,host_us,host_min_us,host_max_us,host_finish_us,device_us,above_raw_us,backlog,verified,note'
+raw_call=clEnqueueNDRangeKernel
+[ "$backend" = cuda ] && raw_call=cudaLaunchKernel
+for call in "$raw_call" duet_copy "duet_transpose auto" "duet_sgemm auto"; do
+  count_is "launch has one verified, timed row for $call" 1 \
+    "$(grep -c "^$backend,0,.*,$call,[01],1,1,[1]*,20,[0-9]*,5,.*,yes,$" "$tmp/launch.out")"
+done
+# host_us, its min and max, host_finish_us and device_us: positive numbers on every row;
+# above_raw_us: a number (it may be negative) on every row but the raw one.
+# shellcheck disable=SC2016
+expect "launch times parse as positive numbers" awk -F, 'NR > 1 {
+    for (i = 12; i <= 16; i++) if ($i !~ /^[0-9.e+-]+$/ || $i + 0 <= 0) exit 1
+    if (($5 == 1) != ($17 == "") || ($17 != "" && $17 !~ /^-?[0-9.e+-]+$/)) exit 1
+    n++ } END { exit n != 4 }' "$tmp/launch.out"
+# shellcheck disable=SC2086
+run launch_table launch $sel -n 4 --reps 10 --warmup 0
+[ "$rc" -eq 0 ] || show launch_table
+count_is "launch -n 4 (table) exits 0" 0 "$rc"
+count_is "launch table: 4 rows on $backend:0, all verified" 4 \
+  "$(grep -Ec "^$backend:0 +($raw_call|duet_copy|duet_transpose auto|duet_sgemm auto) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(-|-?[0-9.]+) +yes" \
+    "$tmp/launch_table.out")"
+expect "launch table names the shape" grep -q '4x4 matrices (sgemm 4x4x4)' "$tmp/launch_table.out"
+# shellcheck disable=SC2086
+run launch_json launch $sel --reps 5 --warmup 1 --json
+count_is "launch --json exits 0" 0 "$rc"
+if command -v python3 >/dev/null 2>&1; then
+  expect "launch JSON parses" python3 -m json.tool "$tmp/launch_json.out" /dev/null
+fi
+count_is "launch JSON has 4 verified rows" 4 "$(grep -c '"verified": "yes"' "$tmp/launch_json.out")"
+DUET_BENCH_TEST_WRONG_SIZE=1
+export DUET_BENCH_TEST_WRONG_SIZE
+# shellcheck disable=SC2086
+run launch_wrong launch $sel --reps 5 --warmup 1 --csv
+unset DUET_BENCH_TEST_WRONG_SIZE
+count_is "launch with a wrong result: exit status 1" 1 "$rc"
+count_is "launch: the three duet calls say verified no, untimed" 3 \
+  "$(grep -c ',,,,,,,,,,,no,' "$tmp/launch_wrong.out")"
+count_is "launch: the raw launch is still verified and timed" 1 \
+  "$(grep -c ",$raw_call,1,.*,[0-9.e+-]*,[01],yes,$" "$tmp/launch_wrong.out")"
+
 # ---- bad usage: a message on stderr and exit 2 --------------------------------------------------
 bad_usage() {
   run bad "$@"
@@ -142,8 +190,13 @@ bad_usage transpose --variant tiled
 bad_usage frobnicate
 bad_usage gemm transpose
 bad_usage gemm --csv --json
+bad_usage launch --variant copy
+bad_usage launch --sizes 1,2
+bad_usage launch --total
+bad_usage launch --reps 0
 run help --help
 expect "--help exits 0 with usage" sh -c "[ $rc -eq 0 ] && grep -q '^Usage: duet-bench' '$tmp/help.out'"
+expect "--help documents launch" grep -q '^  launch  ' "$tmp/help.out"
 
 # ---- a wrong result: verified no, not timed, exit 1 -----------------------------------------------
 wrong() {

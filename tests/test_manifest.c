@@ -209,8 +209,53 @@ static void check_lazy_build(const harness_dev *dev) {
   }
 }
 
+/* DUET_TEST_MAX_BLOCK_THREADS=256 makes the device look small: the 1024-thread kernels (tiled
+ * sgemm with its 32 x 32 block, padded-wide) are refused with DUET_EUNSUPPORTED, the context
+ * stays usable, and AUTO falls back to kernels that fit, with correct results. The
+ * nvidia-sm80 set makes transpose AUTO want padded-wide for an unaligned ld_out. */
+static void check_limits(const harness_dev *dev) {
+  setenv("DUET_TEST_MAX_BLOCK_THREADS", "256", 1);
+  duet_ctx *ctx = NULL;
+  int st = harness_create_with_env(&ctx, "DUET_TUNING", "nvidia-sm80", dev->backend, dev->device);
+  unsetenv("DUET_TEST_MAX_BLOCK_THREADS");
+  harness_case c;
+  harness_case_begin(&c, dev, "a device limited to 256-thread blocks");
+  if (!harness_expect_status(&c, st, DUET_OK, NULL, "duet_ctx_create")) {
+    harness_case_end(&c);
+    return;
+  }
+  duet_device_info info;
+  harness_expect_status(&c, duet_ctx_info(ctx, &info), DUET_OK, ctx, "duet_ctx_info");
+  harness_expect(&c, info.max_block_threads == 256, "max_block_threads = %u",
+                 info.max_block_threads);
+  duet_buf *a = NULL, *b = NULL, *cc = NULL;
+  st = duet_buf_create(ctx, 4096 * sizeof(float), &a);
+  if (!st) st = duet_buf_create(ctx, 4096 * sizeof(float), &b);
+  if (!st) st = duet_buf_create(ctx, 4096 * sizeof(float), &cc);
+  if (harness_expect_status(&c, st, DUET_OK, ctx, "duet_buf_create")) {
+    st = duet_transpose(ctx, DUET_TRANSPOSE_PADDED_WIDE, 8, 8, a, 8, b, 8);
+    harness_expect_status(&c, st, DUET_EUNSUPPORTED, ctx, "duet_transpose padded-wide");
+    harness_expect(&c, strstr(duet_ctx_last_error(ctx), "256") != NULL,
+                   "last_error does not name the limit: \"%s\"", duet_ctx_last_error(ctx));
+    st = duet_sgemm(ctx, DUET_GEMM_TILED, DUET_NO_TRANS, DUET_NO_TRANS, 8, 8, 8, 1.0f, a, 8, b, 8,
+                    0.0f, cc, 8);
+    harness_expect_status(&c, st, DUET_EUNSUPPORTED, ctx, "duet_sgemm tiled");
+    harness_expect_status(&c, duet_finish(ctx), DUET_OK, ctx, "duet_finish after the refusals");
+  }
+  duet_buf_destroy(a);
+  duet_buf_destroy(b);
+  duet_buf_destroy(cc);
+  harness_case_end(&c);
+  /* AUTO on the small device: correct results from the kernels that fit. */
+  harness_dev d = on_ctx(dev, ctx, "256threads");
+  harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 1); /* ld_out 68: wants padded-wide */
+  harness_run_sgemm(&d, DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_NO_TRANS, 37, 71, 45, 1.5f, 0.5f, 1);
+  duet_ctx_destroy(ctx);
+}
+
 static void run(const harness_dev *dev, void *user) {
   (void)user;
+  check_limits(dev);
   check_sets(dev);
   check_overrides(dev);
   check_lazy_build(dev);

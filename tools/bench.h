@@ -52,14 +52,15 @@ enum { BENCH_BACKEND_ALL = -1 };
 typedef struct {
   unsigned routines; /* bit (1u << bench_routine) per routine */
   int list;
-  int launch; /* the launch command: host cost per call (bench_launch.c) */
+  int launch;      /* the launch command (bench_launch.c) */
   int default_run; /* no subcommand: the best device only */
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes; /* 0: the defaults for each device's type */
   int backend;
   int device;
   const char *variants; /* NULL: all */
-  int reps, reps_given, warmup; /* launch: calls per round and warm-up calls */
+  /* launch: calls per round and warm-up calls */
+  int reps, reps_given, warmup, warmup_given;
   bench_format format;
   int total, cpu, verify;
   const char *plot;
@@ -170,7 +171,7 @@ typedef struct {
   size_t n, cap;
 } bench_results;
 
-/* ---- launch: one row per call and device ------------------------------------------------------ */
+/* ---- launch: one row per call and device -------------------------------------------------- */
 /* Without --reps / --warmup; the median of BENCH_LAUNCH_ROUNDS rounds is reported. */
 #define BENCH_LAUNCH_CALLS 2000
 #define BENCH_LAUNCH_WARMUP 200
@@ -261,12 +262,13 @@ const char *bench_rate_unit(bench_routine r);
 void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len);
 /* Shared with bench_launch_output.c. */
 const char *bench_verdict_name(bench_verdict v);
-void bench_fmt_num(double v, char *buf, size_t len);
 void bench_csv_str(const char *s);
 void bench_csv_num(double v, int present);
 void bench_json_str(const char *s);
 void bench_json_num(const char *key, double v, int present);
 void bench_json_devices(bench_dev *devs, int ndev);
+/* One line per device: "  cuda:0  NAME (GPU, N compute units<extra>)". */
+void bench_device_lines(bench_dev *devs, int ndev, const char *extra);
 
 /* ---- bench_plot.c -------------------------------------------------------------------------- */
 int bench_plot(const char *png, const bench_results *all);

@@ -1,4 +1,4 @@
-/* `duet-bench launch`: what one small duet call costs the host, next to a raw launch of a one-line
+/* `duet-bench launch`: what one small duet call costs the host, next to a raw launch of a minimal
  * kernel on the same queue (bench_raw.h).
  *
  * A round of a call drains the queue, records a duet event, enqueues N calls, records another
@@ -92,8 +92,8 @@ static int raw_open(bench_job *job, raw_launch *raw) {
     case DUET_BACKEND_OPENCL:
       raw->launch = bench_raw_cl_launch;
       raw->close = bench_raw_cl_close;
-      return bench_raw_cl_open(ctx, job->a[0], job->out[0], s.m, s.n, block, &raw->handle,
-                               job->err, sizeof job->err);
+      return bench_raw_cl_open(ctx, job->a[0], job->out[0], s.m, s.n, block, &raw->handle, job->err,
+                               sizeof job->err);
 #endif
     default: break;
   }
@@ -171,8 +171,11 @@ static void measure(const bench_opts *o, bench_dev *dev, launch_call *calls) {
   for (int i = 0; i < N_CALLS; i++) {
     bench_progress("launch %s:%d: verifying and warming up %s", duet_backend_name(dev->backend),
                    dev->device, calls[i].res->call);
-    live[i] = calls[i].res->verdict != BENCH_V_ERROR && prepare(o, &calls[i]) == 0;
-    if (!live[i] && calls[i].res->verdict != BENCH_V_NO) fail(&calls[i]);
+    live[i] = calls[i].res->verdict != BENCH_V_ERROR; /* set up */
+    if (live[i] && prepare(o, &calls[i])) {
+      live[i] = 0;
+      if (calls[i].res->verdict != BENCH_V_NO) fail(&calls[i]);
+    }
   }
   for (int round = 0; round < BENCH_LAUNCH_ROUNDS; round++) {
     bench_progress("launch %s:%d: round %d of %d", duet_backend_name(dev->backend), dev->device,
@@ -187,9 +190,8 @@ static void measure(const bench_opts *o, bench_dev *dev, launch_call *calls) {
     if (live[i]) summarise(o, &calls[i]);
   const bench_launch_result *raw = calls[0].res;
   for (int i = 1; i < N_CALLS; i++)
-    calls[i].res->above_raw_us = raw->timed && calls[i].res->timed
-                                     ? calls[i].res->host_us - raw->host_us
-                                     : NAN;
+    calls[i].res->above_raw_us =
+        raw->timed && calls[i].res->timed ? calls[i].res->host_us - raw->host_us : NAN;
 }
 
 static void result_init(bench_launch_result *r, const bench_dev *dev, bench_routine routine,

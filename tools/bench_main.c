@@ -232,6 +232,11 @@ int main(int argc, char **argv) {
     for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
     return 1;
   }
+  if (o.launch) {
+    st = bench_launch(&o, devs, ndev);
+    for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
+    return st;
+  }
   bench_results all = {0};
   bench_output_begin(&o, devs, ndev);
   for (int r = 0; r < BENCH_NROUTINES; r++) {

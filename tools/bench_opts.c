@@ -29,8 +29,15 @@ static void usage(FILE *f) {
           "  transpose         out = in^T (GB/s = 2 * rows * cols * 4 bytes / time)\n"
           "  copy              the duet_copy kernel and duet_buf_copy\n"
           "  all               gemm, transpose and copy\n"
+          "  launch            the host cost of a small call: us per call of duet_copy,\n"
+          "                    duet_transpose and duet_sgemm (AUTO) on 1 x 1 matrices\n"
+          "                    (or -n / -m -n -k), and of a raw cudaLaunchKernel or\n"
+          "                    clEnqueueNDRangeKernel of a copy kernel on the same queue:\n"
+          "                    host clock around the enqueues alone and up to the end of the\n"
+          "                    duet_finish after them, and device time from duet events\n"
+          "                    (--variant, --cpu, --total and --plot do not apply)\n"
           "\n"
-          "Sizes (default: a sweep chosen for each device's type):\n"
+          "Sizes (default: a sweep chosen for each device's type; launch: 1, one size only):\n"
           "  -n N              square: N x N (gemm: N x N x N)\n"
           "  -m M -n N -k K    gemm C (M x N) = A (M x K) * B (K x N); transpose/copy M x N\n"
           "      --sizes LIST  a sweep, e.g. 512,1024,2048 or 1000x1000x64 (M x N [x K])\n"
@@ -46,8 +53,9 @@ static void usage(FILE *f) {
           "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
           "Timing:\n"
           "  -r, --reps N      timed runs; the median is reported (default: up to %d, fewer\n"
-          "                    when a row would exceed %.1f s, at least %d)\n"
-          "  -w, --warmup N    untimed runs before timing (default 3)\n"
+          "                    when a row would exceed %.1f s, at least %d). launch: calls\n"
+          "                    per round (default %d); the median of %d rounds is reported\n"
+          "  -w, --warmup N    untimed runs before timing (default 3; launch: calls, %d)\n"
           "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
           "      --no-verify   skip the CPU check (the output says so)\n"
           "      --seed N      random input seed (default 1)\n"
@@ -59,7 +67,8 @@ static void usage(FILE *f) {
           "      --version     the duet version\n"
           "\n"
           "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
-          BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS);
+          BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS,
+          BENCH_LAUNCH_ROUNDS, BENCH_LAUNCH_WARMUP);
 }
 
 static int bad(const char *fmt, const char *arg) {
@@ -123,6 +132,17 @@ static int check_variants(const bench_opts *o) {
   for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
     if (!bench_row_name_known(o->routines, tok))
       return bad("unknown --variant '%s' for this command (see --help)", tok);
+  return 0;
+}
+
+/* launch times one shape and one set of calls, with its own defaults for --reps and --warmup. */
+static int check_launch(bench_opts *o) {
+  if (o->variants) return bad("%s", "launch takes no --variant: it times one call per routine");
+  if (o->total || o->cpu) return bad("%s", "launch takes neither --total nor --cpu");
+  if (o->plot) return bad("%s", "launch has nothing to --plot");
+  if (o->nsizes > 1) return bad("%s", "launch takes one size, not a sweep");
+  if (!o->reps_given) o->reps = BENCH_LAUNCH_CALLS;
+  if (!o->warmup_given) o->warmup = BENCH_LAUNCH_WARMUP;
   return 0;
 }
 
@@ -195,6 +215,7 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
     case 'w':
       if (number(arg, 0, 1000, &v)) return bad("bad --warmup '%s': give 0 to 1000", arg);
       o->warmup = (int)v;
+      o->warmup_given = 1;
       return 0;
     case OPT_CSV:
     case OPT_JSON: {
@@ -224,6 +245,10 @@ static int parse_command(const char *cmd, bench_opts *o) {
     o->list = 1;
     return 0;
   }
+  if (strcmp(cmd, "launch") == 0) {
+    o->launch = 1;
+    return 0;
+  }
   if (strcmp(cmd, "all") == 0) {
     o->routines = (1u << BENCH_NROUTINES) - 1;
     return 0;
@@ -233,7 +258,7 @@ static int parse_command(const char *cmd, bench_opts *o) {
       o->routines = 1u << r;
       return 0;
     }
-  return bad("unknown command '%s': give list, gemm, transpose, copy or all", cmd);
+  return bad("unknown command '%s': give list, gemm, transpose, copy, all or launch", cmd);
 }
 
 int bench_parse_opts(int argc, char **argv, bench_opts *o) {
@@ -281,5 +306,5 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     o->sizes[0] = (bench_size){dims[0], dims[1], dims[2]};
     o->nsizes = 1;
   }
-  return check_variants(o);
+  return o->launch ? check_launch(o) : check_variants(o);
 }

@@ -23,7 +23,7 @@ void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len) {
     snprintf(buf, len, "%zux%zu", s.m, s.n);
 }
 
-static const char *verdict_name(bench_verdict v) {
+const char *bench_verdict_name(bench_verdict v) {
   switch (v) {
     case BENCH_V_YES: return "yes";
     case BENCH_V_NO: return "no";
@@ -84,14 +84,14 @@ static void table_row(const bench_opts *o, const bench_result *r) {
   if (r->total_timed) fmt_num(r->tmed, total, sizeof total);
   printf("%-14s %-9s %-15s %10s %21s %9s %7s", size, dev, r->variant, med, range, rate, vs);
   if (o->total) printf(" %10s", total);
-  printf("  %s", verdict_name(r->verdict));
+  printf("  %s", bench_verdict_name(r->verdict));
   if (r->verdict == BENCH_V_YES && r->sampled) printf(" (sampled)");
   if (r->note[0]) printf(": %s", r->note);
   putchar('\n');
 }
 
 /* ---- CSV --------------------------------------------------------------------------------- */
-static void csv_str(const char *s) {
+void bench_csv_str(const char *s) {
   if (!strpbrk(s, ",\"\n")) {
     fputs(s, stdout);
     return;
@@ -104,7 +104,7 @@ static void csv_str(const char *s) {
   putchar('"');
 }
 
-static void csv_num(double v, int present) {
+void bench_csv_num(double v, int present) {
   putchar(',');
   if (present && !isnan(v)) printf("%.6g", v);
 }
@@ -120,31 +120,32 @@ static void csv_row(const bench_result *r) {
   printf(",%s,", r->backend);
   if (r->device >= 0) printf("%d", r->device);
   putchar(',');
-  csv_str(r->device_name);
+  bench_csv_str(r->device_name);
   putchar(',');
-  csv_str(r->variant);
-  csv_num(r->med, r->timed);
-  csv_num(r->min, r->timed);
-  csv_num(r->max, r->timed);
-  csv_num(r->reps, r->timed);
-  csv_num(r->warmup, r->timed);
-  csv_num(r->sets, r->timed);
-  csv_num(r->rate, r->timed);
+  bench_csv_str(r->variant);
+  bench_csv_num(r->med, r->timed);
+  bench_csv_num(r->min, r->timed);
+  bench_csv_num(r->max, r->timed);
+  bench_csv_num(r->reps, r->timed);
+  bench_csv_num(r->warmup, r->timed);
+  bench_csv_num(r->sets, r->timed);
+  bench_csv_num(r->rate, r->timed);
   printf(",%s", bench_rate_unit(r->routine));
-  csv_num(r->vs_ref, r->timed);
-  printf(",%s,%s,%s", r->reference ? r->reference : "", verdict_name(r->verdict), verify_mode(r));
-  csv_num(r->error, 1);
-  csv_num(r->tol, r->def->check == BENCH_CHECK_GEMM);
-  csv_num(r->tmed, r->total_timed);
-  csv_num(r->tmin, r->total_timed);
-  csv_num(r->tmax, r->total_timed);
+  bench_csv_num(r->vs_ref, r->timed);
+  printf(",%s,%s,%s", r->reference ? r->reference : "", bench_verdict_name(r->verdict),
+         verify_mode(r));
+  bench_csv_num(r->error, 1);
+  bench_csv_num(r->tol, r->def->check == BENCH_CHECK_GEMM);
+  bench_csv_num(r->tmed, r->total_timed);
+  bench_csv_num(r->tmin, r->total_timed);
+  bench_csv_num(r->tmax, r->total_timed);
   putchar(',');
-  csv_str(r->note);
+  bench_csv_str(r->note);
   putchar('\n');
 }
 
 /* ---- JSON -------------------------------------------------------------------------------- */
-static void json_str(const char *s) {
+void bench_json_str(const char *s) {
   putchar('"');
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -158,7 +159,7 @@ static void json_str(const char *s) {
   putchar('"');
 }
 
-static void json_num(const char *key, double v, int present) {
+void bench_json_num(const char *key, double v, int present) {
   printf(", \"%s\": ", key);
   if (present && isfinite(v))
     printf("%.6g", v);
@@ -169,38 +170,56 @@ static void json_num(const char *key, double v, int present) {
 static void json_row(const bench_result *r) {
   printf("    {\"routine\": \"%s\", \"m\": %zu, \"n\": %zu", bench_routine_name(r->routine),
          r->size.m, r->size.n);
-  json_num("k", (double)r->size.k, r->routine == BENCH_GEMM);
+  bench_json_num("k", (double)r->size.k, r->routine == BENCH_GEMM);
   printf(", \"backend\": \"%s\"", r->backend);
-  json_num("device", r->device, r->device >= 0);
+  bench_json_num("device", r->device, r->device >= 0);
   printf(", \"device_name\": ");
-  json_str(r->device_name);
+  bench_json_str(r->device_name);
   printf(", \"variant\": ");
-  json_str(r->variant);
+  bench_json_str(r->variant);
   printf(",\n     \"timed\": %s", r->timed ? "true" : "false");
-  json_num("median_ms", r->med, r->timed);
-  json_num("min_ms", r->min, r->timed);
-  json_num("max_ms", r->max, r->timed);
-  json_num("reps", r->reps, r->timed);
-  json_num("warmup", r->warmup, r->timed);
-  json_num("sets", r->sets, r->timed);
-  json_num("rate", r->rate, r->timed);
+  bench_json_num("median_ms", r->med, r->timed);
+  bench_json_num("min_ms", r->min, r->timed);
+  bench_json_num("max_ms", r->max, r->timed);
+  bench_json_num("reps", r->reps, r->timed);
+  bench_json_num("warmup", r->warmup, r->timed);
+  bench_json_num("sets", r->sets, r->timed);
+  bench_json_num("rate", r->rate, r->timed);
   printf(", \"rate_unit\": \"%s\"", bench_rate_unit(r->routine));
-  json_num("vs_ref", r->vs_ref, r->timed);
+  bench_json_num("vs_ref", r->vs_ref, r->timed);
   printf(", \"reference\": ");
   if (r->reference)
-    json_str(r->reference);
+    bench_json_str(r->reference);
   else
     printf("null");
-  printf(",\n     \"verified\": \"%s\", \"verify_mode\": \"%s\"", verdict_name(r->verdict),
+  printf(",\n     \"verified\": \"%s\", \"verify_mode\": \"%s\"", bench_verdict_name(r->verdict),
          verify_mode(r));
-  json_num("rel_error", r->error, 1);
-  json_num("tolerance", r->tol, r->def->check == BENCH_CHECK_GEMM);
-  json_num("total_median_ms", r->tmed, r->total_timed);
-  json_num("total_min_ms", r->tmin, r->total_timed);
-  json_num("total_max_ms", r->tmax, r->total_timed);
+  bench_json_num("rel_error", r->error, 1);
+  bench_json_num("tolerance", r->tol, r->def->check == BENCH_CHECK_GEMM);
+  bench_json_num("total_median_ms", r->tmed, r->total_timed);
+  bench_json_num("total_min_ms", r->tmin, r->total_timed);
+  bench_json_num("total_max_ms", r->tmax, r->total_timed);
   printf(", \"note\": ");
-  json_str(r->note);
+  bench_json_str(r->note);
   printf("}");
+}
+
+/* "devices": [...], without a comma or newline after it. */
+void bench_json_devices(bench_dev *devs, int ndev) {
+  printf("  \"devices\": [");
+  for (int d = 0; d < ndev; d++) {
+    const duet_device_info *i = &devs[d].info;
+    printf("%s\n    {\"backend\": \"%s\", \"device\": %d, \"name\": ", d ? "," : "",
+           duet_backend_name(devs[d].backend), devs[d].device);
+    bench_json_str(i->name);
+    printf(", \"version\": ");
+    bench_json_str(i->version);
+    printf(
+        ", \"type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %zu, "
+        "\"shared_mem_bytes\": %zu}",
+        devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes, i->shared_mem_bytes);
+  }
+  printf("\n  ]");
 }
 
 static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all) {
@@ -212,25 +231,20 @@ static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench
       o->warmup, o->reps, o->reps_given ? "false" : "true", BENCH_L2_BYTES);
   printf("  \"verify\": %s, \"seed\": %llu,\n", o->verify ? "true" : "false",
          (unsigned long long)o->seed);
-  printf("  \"devices\": [");
-  for (int d = 0; d < ndev; d++) {
-    const duet_device_info *i = &devs[d].info;
-    printf("%s\n    {\"backend\": \"%s\", \"device\": %d, \"name\": ", d ? "," : "",
-           duet_backend_name(devs[d].backend), devs[d].device);
-    json_str(i->name);
-    printf(", \"version\": ");
-    json_str(i->version);
-    printf(
-        ", \"type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %zu, "
-        "\"shared_mem_bytes\": %zu}",
-        devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes, i->shared_mem_bytes);
-  }
-  printf("\n  ],\n  \"results\": [");
+  bench_json_devices(devs, ndev);
+  printf(",\n  \"results\": [");
   for (size_t i = 0; i < all->n; i++) {
     printf("%s\n", i ? "," : "");
     json_row(&all->r[i]);
   }
   printf("\n  ]\n}\n");
+}
+
+void bench_device_lines(bench_dev *devs, int ndev, const char *extra) {
+  for (int d = 0; d < ndev; d++)
+    printf("  %s:%d  %s (%s, %u compute units%s)\n", duet_backend_name(devs[d].backend),
+           devs[d].device, devs[d].info.name, devs[d].is_cpu ? "CPU" : "GPU",
+           devs[d].info.compute_units, extra);
 }
 
 /* ---- entry points ------------------------------------------------------------------------ */
@@ -245,10 +259,7 @@ void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
            BENCH_BUDGET_MS / 1000.0);
   printf("random inputs in [-1, 1), seed %llu; peers: ", (unsigned long long)o->seed);
   printf("%s\n", bench_peer_names());
-  for (int d = 0; d < ndev; d++)
-    printf("  %s:%d  %s (%s, %u compute units%s)\n", duet_backend_name(devs[d].backend),
-           devs[d].device, devs[d].info.name, devs[d].is_cpu ? "CPU" : "GPU",
-           devs[d].info.compute_units, o->nsizes ? "" : ", its type's default sizes");
+  bench_device_lines(devs, ndev, o->nsizes ? "" : ", its type's default sizes");
   if (!o->verify) printf("VERIFICATION SKIPPED (--no-verify): no result below was checked\n");
   fflush(stdout);
 }

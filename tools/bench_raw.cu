@@ -11,8 +11,9 @@
 __global__ void bench_raw_copy(long long rows, long long cols, const float *__restrict__ in,
                                long long ld_in, float *__restrict__ out, long long ld_out) {
   const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  const long long r = (long long)blockIdx.y * blockDim.y + threadIdx.y;
-  if (r < rows && c < cols) out[r * ld_out + c] = in[r * ld_in + c];
+  for (long long r = (long long)blockIdx.y * blockDim.y + threadIdx.y; r < rows && c < cols;
+       r += (long long)gridDim.y * blockDim.y)
+    out[r * ld_out + c] = in[r * ld_in + c];
 }
 
 struct bench_raw {
@@ -30,8 +31,8 @@ static int fail(char *err, size_t len, const char *call, cudaError_t e) {
 }
 
 extern "C" int bench_raw_cuda_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t rows,
-                                   size_t cols, const unsigned block[2], bench_raw **raw,
-                                   char *err, size_t len) {
+                                   size_t cols, const unsigned block[2], bench_raw **raw, char *err,
+                                   size_t len) {
   *raw = NULL;
   cudaError_t e = cudaSetDevice(duet_ctx_device(ctx));
   if (e != cudaSuccess) return fail(err, len, "cudaSetDevice", e);
@@ -43,7 +44,7 @@ extern "C" int bench_raw_cuda_open(duet_ctx *ctx, const duet_buf *in, duet_buf *
   r->stream = (cudaStream_t)duet_ctx_native_queue(ctx);
   r->block = dim3(block[0], block[1], 1);
   r->grid = dim3((unsigned)((cols + block[0] - 1) / block[0]),
-                 (unsigned)((rows + block[1] - 1) / block[1]), 1);
+                 (unsigned)((rows + block[0] - 1) / block[0]), 1);
   r->rows = (long long)rows;
   r->cols = r->ld = (long long)cols;
   r->in = (const float *)duet_buf_native(in);
@@ -55,8 +56,8 @@ extern "C" int bench_raw_cuda_open(duet_ctx *ctx, const duet_buf *in, duet_buf *
 }
 
 extern "C" int bench_raw_cuda_launch(bench_raw *r, char *err, size_t len) {
-  cudaError_t e = cudaLaunchKernel((const void *)bench_raw_copy, r->grid, r->block, r->args, 0,
-                                   r->stream);
+  cudaError_t e =
+      cudaLaunchKernel((const void *)bench_raw_copy, r->grid, r->block, r->args, 0, r->stream);
   return e == cudaSuccess ? 0 : fail(err, len, "cudaLaunchKernel", e);
 }
 

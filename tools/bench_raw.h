@@ -1,12 +1,13 @@
-/* The baseline of `duet-bench launch`: a one-line copy kernel with duet_copy's parameters, launched
+/* The baseline of `duet-bench launch`: a minimal copy kernel with duet_copy's parameters, launched
  * straight through the vendor API (cudaLaunchKernel, clEnqueueNDRangeKernel) on duet's own queue
  * and buffers, with its arguments set once at open. The difference between a duet call and this
  * launch is what duet adds on the host.
  *
  * Each backend's half is its own file, compiled only with that backend: bench_raw.cu by nvcc,
  * bench_raw_cl.c against the OpenCL headers. Calls return 0, or -1 with a message in err. The
- * copy is rows x cols, packed (ld = cols), one thread per element in blocks of block[0] x block[1]
- * (duet_copy's block), so the device does the same small job. */
+ * copy is rows x cols, packed (ld = cols), in duet_copy's geometry: blocks of block[0] x block[1]
+ * threads, each block a block[0]-square tile, each thread one column of it (a grid-stride loop
+ * over rows), so that the device does the same small job. */
 #ifndef DUET_BENCH_RAW_H
 #define DUET_BENCH_RAW_H
 

@@ -1,4 +1,4 @@
-/* The OpenCL half of the raw baseline (bench_raw.h): a one-line copy kernel built from source in
+/* The OpenCL half of the raw baseline (bench_raw.h): a minimal copy kernel built from source in
  * the context of duet's queue and enqueued with clEnqueueNDRangeKernel, the same call duet's
  * OpenCL backend makes. Its arguments are set once here, as a hand-written caller would. */
 #include "config.h"
@@ -15,8 +15,9 @@
 static const char source[] =
     "__kernel void bench_raw_copy(long rows, long cols, __global const float *in, long ld_in,\n"
     "                             __global float *out, long ld_out) {\n"
-    "  long c = get_global_id(0), r = get_global_id(1);\n"
-    "  if (r < rows && c < cols) out[r * ld_out + c] = in[r * ld_in + c];\n"
+    "  long c = get_global_id(0);\n"
+    "  for (long r = get_global_id(1); r < rows && c < cols; r += get_global_size(1))\n"
+    "    out[r * ld_out + c] = in[r * ld_in + c];\n"
     "}\n";
 
 struct bench_raw {
@@ -32,11 +33,10 @@ static int fail(char *err, size_t len, const char *call, cl_int e) {
 }
 
 /* The build log tells why a build failed; it goes after the call's name. */
-static int build_failed(bench_raw *r, cl_device_id dev, cl_int e, char *err, size_t len) {
+static void build_failed(bench_raw *r, cl_device_id dev, cl_int e, char *err, size_t len) {
   int n = snprintf(err, len, "clBuildProgram failed: OpenCL error %d: ", (int)e);
   if (n >= 0 && (size_t)n < len)
     clGetProgramBuildInfo(r->program, dev, CL_PROGRAM_BUILD_LOG, len - (size_t)n, err + n, NULL);
-  return -1;
 }
 
 static int set_args(bench_raw *r, const duet_buf *in, duet_buf *out, size_t rows, size_t cols,
@@ -61,17 +61,15 @@ int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t r
     return -1;
   }
   r->queue = (cl_command_queue)duet_ctx_native_queue(ctx);
-  for (int d = 0; d < 2; d++) {
-    size_t extent = d ? rows : cols;
-    r->local[d] = block[d];
-    r->global[d] = (extent + block[d] - 1) / block[d] * block[d];
-  }
+  r->local[0] = block[0];
+  r->local[1] = block[1];
+  r->global[0] = (cols + block[0] - 1) / block[0] * block[0];
+  r->global[1] = (rows + block[0] - 1) / block[0] * block[1];
   cl_context context;
   cl_device_id dev;
   const char *src = source;
   cl_int e = clGetCommandQueueInfo(r->queue, CL_QUEUE_CONTEXT, sizeof context, &context, NULL);
-  if (e == CL_SUCCESS)
-    e = clGetCommandQueueInfo(r->queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+  if (e == CL_SUCCESS) e = clGetCommandQueueInfo(r->queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
   if (e != CL_SUCCESS) {
     bench_raw_cl_close(r);
     return fail(err, len, "clGetCommandQueueInfo", e);
@@ -100,8 +98,8 @@ int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t r
 }
 
 int bench_raw_cl_launch(bench_raw *r, char *err, size_t len) {
-  cl_int e = clEnqueueNDRangeKernel(r->queue, r->kernel, 2, NULL, r->global, r->local, 0, NULL,
-                                    NULL);
+  cl_int e =
+      clEnqueueNDRangeKernel(r->queue, r->kernel, 2, NULL, r->global, r->local, 0, NULL, NULL);
   return e == CL_SUCCESS ? 0 : fail(err, len, "clEnqueueNDRangeKernel", e);
 }
 

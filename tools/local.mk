@@ -4,7 +4,8 @@
 bin_PROGRAMS = tools/duet-bench
 tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/bench_opts.c \
 	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
-	tools/bench_output.c tools/bench_plot.c tools/bench_util.c
+	tools/bench_output.c tools/bench_plot.c tools/bench_util.c tools/bench_launch.c \
+	tools/bench_launch_output.c tools/bench_raw.h
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS)
 tools_duet_bench_LDADD = libduet.la
 
@@ -20,6 +21,27 @@ noinst_LTLIBRARIES += tools/libpeer_clblast.la
 tools_libpeer_clblast_la_SOURCES = tools/peer_clblast.c
 tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLBLAST_CFLAGS) $(OPENCL_CFLAGS)
 tools_duet_bench_LDADD += tools/libpeer_clblast.la $(CLBLAST_LIBS) $(OPENCL_LIBS)
+endif
+
+# The raw launches that `duet-bench launch` compares duet's calls with, one per backend. The CUDA
+# one is a kernel, compiled by the .cu.lo rule of Makefile.am (which sees no per-target flags and
+# tracks no dependencies: hence the line naming its headers).
+EXTRA_DIST += tools/bench_raw.cu
+if DUET_HAVE_CUDA
+noinst_LTLIBRARIES += tools/libbench_raw_cuda.la
+tools_libbench_raw_cuda_la_SOURCES =
+tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo
+tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo
+tools/bench_raw.lo: $(srcdir)/tools/bench_raw.h $(srcdir)/src/duet.h
+CLEANFILES += tools/bench_raw.lo tools/bench_raw.o
+tools_duet_bench_LDADD += tools/libbench_raw_cuda.la $(CUDA_LDFLAGS) $(CUDA_LIBS)
+endif
+
+if DUET_HAVE_OPENCL
+noinst_LTLIBRARIES += tools/libbench_raw_cl.la
+tools_libbench_raw_cl_la_SOURCES = tools/bench_raw_cl.c
+tools_libbench_raw_cl_la_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+tools_duet_bench_LDADD += tools/libbench_raw_cl.la $(OPENCL_LIBS)
 endif
 
 tools_duet_bench_LDADD += -lm
