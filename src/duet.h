@@ -8,7 +8,20 @@
  *   A rows x cols matrix needs a buffer of at least ((rows-1)*ld + cols)*4 bytes.
  * - Kernel calls (transpose, copy, sgemm) and duet_buf_copy are enqueued asynchronously on the
  *   context's single in-order queue; duet_finish() or a duet_buf_read() waits for them.
- * - A context is not thread-safe: use one context per host thread.
+ *
+ * The contract
+ * - Every pointer, enum, size, leading dimension, buffer size and buffer ownership (a buffer of
+ *   another context, an output that aliases an input) is checked before anything is enqueued;
+ *   each function's comment names what else it checks. Bad input returns DUET_EINVAL (or the
+ *   code named there), writes nothing through any output pointer unless the comment says so
+ *   (duet_ctx_create sets *ctx to NULL), never touches device memory, never aborts or exits, and
+ *   leaves the context usable. The library prints nothing unless DUET_VERBOSE=1.
+ * - Thread safety: a context, and its buffers and events, belong to one host thread at a time.
+ *   Different threads may create and use their own contexts at the same time, first contexts
+ *   included. The no-context error text (duet_ctx_last_error(NULL)) is per thread.
+ * - Destroy order: any. Buffers and events may be destroyed before or after their context; a
+ *   context destroyed first stays open for them and is freed with the last of them. Destroying
+ *   an object twice, or using it after it was destroyed, is undefined.
  */
 #ifndef DUET_H
 #define DUET_H
@@ -53,7 +66,8 @@ typedef enum { DUET_BACKEND_AUTO = 0, DUET_BACKEND_CUDA = 1, DUET_BACKEND_OPENCL
 
 DUET_EXTERN const char *duet_backend_name(duet_backend b); /* "auto", "cuda", "opencl", "unknown" */
 DUET_EXTERN int duet_backend_built(duet_backend b);        /* 1 if compiled in, else 0 */
-/* Devices the backend sees now. 0 devices is not an error. AUTO is not a backend: EINVAL. */
+/* Devices the backend sees now. 0 devices is not an error (DUET_VERBOSE=1 prints the runtime's
+ * reason). AUTO is not a backend: EINVAL. A backend not built: ENOTBUILT with *count = 0. */
 DUET_EXTERN int duet_device_count(duet_backend b, int *count);
 
 /* ---- contexts ------------------------------------------------------------------------------ */
@@ -109,19 +123,23 @@ DUET_EXTERN int duet_finish(duet_ctx *ctx);
 /* ---- buffers (device memory, sizes in bytes) ----------------------------------------------- */
 typedef struct duet_buf duet_buf;
 
+/* bytes > 0. More than the device can hold in one allocation is DUET_ENOMEM, here and not at
+ * a later kernel: an allocation the runtime would make lazily is made real before DUET_OK. */
 DUET_EXTERN int duet_buf_create(duet_ctx *ctx, size_t bytes, duet_buf **buf);
 DUET_EXTERN void duet_buf_destroy(duet_buf *buf); /* NULL is fine */
 DUET_EXTERN size_t duet_buf_size(const duet_buf *buf);
+/* Blocking; offset + bytes must lie within the buffer; src/dst may be NULL only for 0 bytes. */
 DUET_EXTERN int duet_buf_write(duet_buf *buf, size_t offset, const void *src, size_t bytes);
 DUET_EXTERN int duet_buf_read(const duet_buf *buf, size_t offset, void *dst, size_t bytes);
-/* The vendor's device-to-device copy of the first `bytes` bytes; enqueued. */
+/* The vendor's device-to-device copy of the first `bytes` bytes; enqueued. Both buffers of one
+ * context, distinct, each at least `bytes` long. */
 DUET_EXTERN int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes);
 
 /* ---- events (timing) ----------------------------------------------------------------------- */
 typedef struct duet_event duet_event;
 
 DUET_EXTERN int duet_event_create(duet_ctx *ctx, duet_event **ev);
-DUET_EXTERN int duet_event_record(duet_event *ev); /* enqueues a marker */
+DUET_EXTERN int duet_event_record(duet_event *ev); /* enqueues a marker; may be re-recorded */
 /* Waits for `end`; both events must have been recorded on the same context. *ms is end minus
  * start: negative when end was recorded before start. */
 DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
@@ -160,7 +178,8 @@ DUET_EXTERN int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t r
 /* A kernel copy of the same shape: the bandwidth reference for transpose. */
 DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in, size_t ld_in,
                           duet_buf *out, size_t ld_out);
-/* "auto", "naive", "coalesced", "padded", "padded-wide"; NULL for an unknown value. */
+/* "auto", "naive", "coalesced", "padded", "padded-wide"; NULL for an unknown value. parse:
+ * EINVAL for an unknown or NULL name or a NULL v, and then *v is not written. */
 DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
 DUET_EXTERN int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -144,6 +145,22 @@ static void check_backends(void) {
                      "duet_device_count of an unbuilt backend = %s, count %d", duet_status_name(st),
                      n);
     harness_case_end(&c);
+    /* A built backend without a device says why: the runtime's reason reaches the error text
+     * (CI's machine has the CUDA runtime but no driver: cudaErrorInsufficientDriver). */
+    harness_case_begin(&c, NULL, "duet_ctx_create %s without a device names the reason", name);
+    if (!built || n > 0) {
+      harness_case_skip(&c, "%s", built ? "it has a device" : "not built");
+    } else {
+      duet_ctx *ctx = NULL;
+      harness_expect_status(&c, duet_ctx_create(&ctx, all[i], 0), DUET_ENODEV, NULL,
+                            "duet_ctx_create");
+      const char *why = duet_ctx_last_error(NULL);
+      harness_expect(
+          &c,
+          strstr(why, ": ") && strlen(why) > strlen("cuda: device 0 does not exist (0 devices)"),
+          "no reason given: \"%s\"", why);
+      harness_case_end(&c);
+    }
     harness_case_begin(&c, NULL, "duet_ctx_create %s unbuilt", name);
     if (built) {
       harness_case_skip(&c, "%s is built", name);
@@ -221,6 +238,8 @@ static void check_env(const harness_dev *dev) {
   char mine[16], past[16];
   snprintf(mine, sizeof mine, "%d", dev->device);
   snprintf(past, sizeof past, "%d", count);
+  int cuda_devices = 0;
+  duet_device_count(DUET_BACKEND_CUDA, &cuda_devices);
   const env_case here[] = {
       /* DUET_BACKEND=<this backend> makes AUTO pick it, whichever other backend has devices. */
       {"DUET_BACKEND", duet_backend_name(dev->backend), 1, -2, DUET_OK, NULL},
@@ -235,6 +254,41 @@ static void check_env(const harness_dev *dev) {
     if (strcmp(here[i].var, "DUET_OPENCL_PLATFORM") || dev->backend == DUET_BACKEND_OPENCL)
       check_env_case(dev, &here[i], count);
   for (size_t i = 0; i < COUNT(env_cases); i++) check_env_case(dev, &env_cases[i], count);
+  /* AUTO with a filter that matches no platform, where no other backend has a device: the
+   * failure names the filter. */
+  static const env_case auto_filter = {
+      "DUET_OPENCL_PLATFORM", "duet-no-such-platform", 1, -2, DUET_ENODEV, "DUET_OPENCL_PLATFORM"};
+  if (dev->backend == DUET_BACKEND_OPENCL && !cuda_devices)
+    check_env_case(dev, &auto_filter, count);
+}
+
+/* DUET_VERBOSE=1 prints each failure once: a failed duet_ctx_create used to print it twice
+ * (once on the context it was opening, once more as the thread's error). */
+static void check_verbose_once(const harness_dev *dev) {
+  harness_case c;
+  harness_case_begin(&c, dev, "DUET_VERBOSE=1 prints a failed duet_ctx_create once");
+  FILE *tmp = tmpfile();
+  int saved = dup(2);
+  if (!harness_expect(&c, tmp && saved >= 0, "cannot capture stderr")) {
+    harness_case_end(&c);
+    return;
+  }
+  fflush(stderr);
+  dup2(fileno(tmp), 2);
+  duet_ctx *ctx = NULL;
+  int st = harness_create_with_env(&ctx, "DUET_VERBOSE", "1", dev->backend, 1 << 20);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  char line[1024];
+  int lines = 0;
+  rewind(tmp);
+  while (fgets(line, sizeof line, tmp))
+    if (!strncmp(line, "duet:", 5)) lines++;
+  fclose(tmp);
+  harness_expect_status(&c, st, DUET_ENODEV, NULL, "duet_ctx_create device 2^20");
+  harness_expect(&c, lines == 1, "%d lines printed, want 1", lines);
+  harness_case_end(&c);
 }
 
 static void check_ctx(const harness_dev *dev) {
@@ -410,6 +464,7 @@ static void run(const harness_dev *dev, void *user) {
   (void)user;
   check_ctx(dev);
   check_env(dev);
+  check_verbose_once(dev);
   static const size_t sizes[] = {1, 4, 4099, (size_t)3 << 20};
   for (size_t i = 0; i < COUNT(sizes); i++) check_buffer_size(dev, sizes[i]);
   check_events(dev);

@@ -73,8 +73,8 @@ static void drop(fbuf *b) {
  * them) is bit-identical to what was written. */
 static int unchanged_outside(harness_case *c, fbuf *b, size_t rows, size_t cols, size_t ld,
                              const char *name) {
-  if (!harness_expect_status(c, duet_buf_read(b->buf, 0, b->got, b->len * sizeof(float)),
-                             DUET_OK, NULL, "duet_buf_read"))
+  if (!harness_expect_status(c, duet_buf_read(b->buf, 0, b->got, b->len * sizeof(float)), DUET_OK,
+                             NULL, "duet_buf_read"))
     return 0;
   for (size_t i = 0; i < b->len; i++) {
     int inside = rows && cols && i < span_of(rows, cols, ld) && i % ld < cols;
@@ -107,8 +107,8 @@ static void fuzz_move(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t) 
   const int alias = pick(r, 30) == 0, null_in = pick(r, 40) == 0;
   duet_buf *pin = null_in ? NULL : alias ? out.buf : in.buf;
   /* The model: what the library must refuse. */
-  int ok = (copy || (v >= 0 && v <= 4)) && !null_in && !alias && ld_in >= cols &&
-           ld_out >= ocols && span_of(rows, cols, ld_in) <= (alias ? out.len : in.len) &&
+  int ok = (copy || (v >= 0 && v <= 4)) && !null_in && !alias && ld_in >= cols && ld_out >= ocols &&
+           span_of(rows, cols, ld_in) <= (alias ? out.len : in.len) &&
            span_of(orows, ocols, ld_out) <= out.len;
   int st = copy ? duet_copy(ctx, rows, cols, pin, ld_in, out.buf, ld_out)
                 : duet_transpose(ctx, (duet_transpose_variant)v, rows, cols, pin, ld_in, out.buf,
