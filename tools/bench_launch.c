@@ -76,10 +76,11 @@ static const char *raw_api(duet_backend b) {
 /* Opens the raw launch on the copy job's buffers; on failure job->err says why. */
 static int raw_open(bench_job *job, raw_launch *raw) {
   duet_ctx *ctx = job->dev->ctx;
-  bench_size s = job->host->size;
+  const bench_size s = job->host->size;
   unsigned block[2];
   copy_block(ctx, block);
   memset(raw, 0, sizeof *raw);
+  (void)s; /* used by the backends compiled in; a build with neither has none */
   switch (job->dev->backend) {
 #ifdef DUET_HAVE_CUDA
     case DUET_BACKEND_CUDA:
