@@ -49,7 +49,7 @@ static int cu_device_count(int *count, char *why, size_t n) {
 
 /* Every group's table, from the manifest's list of groups. */
 static const duet__cu_kernel *const tables[DUET__G_COUNT] = {
-#define DUET__CU_TABLE_ROW(group, name) DUET__CU_TABLE(group),
+#define DUET__CU_TABLE_ROW(group, ...) DUET__CU_TABLE(group),
     DUET__GROUPS(DUET__CU_TABLE_ROW)
 #undef DUET__CU_TABLE_ROW
 };
@@ -92,6 +92,7 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
     c->nvidia = 1;
     c->cc_major = p->major;
     c->cc_minor = p->minor;
+    c->compute_units = (unsigned)p->multiProcessorCount;
     c->max_block_threads = (unsigned)p->maxThreadsPerBlock;
     /* Beyond 48 KiB a kernel must opt in (kernel_load does, for the kernels that need it). */
     c->shared_bytes = p->sharedMemPerBlockOptin;

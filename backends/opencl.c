@@ -210,7 +210,10 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
   cl_device_type type = 0;
   size_t group = 0;
   cl_ulong local = 0;
+  cl_uint units = 0;
   cl_int err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group, &group, NULL);
   if (err == CL_SUCCESS)
@@ -226,6 +229,7 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
     clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL);
   c->cc_major = (int)major;
   c->cc_minor = (int)minor;
+  c->compute_units = units;
   c->max_block_threads = group > 0xffffffffu ? 0xffffffffu : (unsigned)group;
   c->shared_bytes = (size_t)local;
   /* NVIDIA's OpenCL runs on CUDA's grid limits; elsewhere a global size is any size_t, and the
@@ -275,7 +279,7 @@ static const char *group_source(duet__group g, const char **common) {
   *common = NULL;
   for (const duet__cl_source *src = duet__cl_sources; src->name; src++) {
     if (!strcmp(src->name, "common")) *common = src->text;
-    if (!strcmp(src->name, duet__group_names[g])) text = src->text;
+    if (!strcmp(src->name, duet__groups[g].source)) text = src->text;
   }
   return *common ? text : NULL;
 }
@@ -283,7 +287,7 @@ static const char *group_source(duet__group g, const char **common) {
 /* $DUET_TEST_BREAK_GROUPS (tests only): a comma-separated list of groups whose build gets
  * -DDUET_TEST_BREAK, which common.cl turns into a compile error. */
 static int broken_by_test(duet__group g) {
-  const char *list = duet__getenv("DUET_TEST_BREAK_GROUPS"), *name = duet__group_names[g];
+  const char *list = duet__getenv("DUET_TEST_BREAK_GROUPS"), *name = duet__groups[g].name;
   size_t len = strlen(name);
   for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
     if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0')) return 1;
@@ -304,7 +308,7 @@ static int build_failed(duet_ctx *ctx, cl_program prog, cl_int err, duet__group 
     log[0] = '\0';
   int status = duet__fail(
       ctx, DUET_EBUILD, "opencl: building kernel group %s failed: %s (%d); options: %s; log:\n%s",
-      duet__group_names[g], cl_error_name(err), (int)err, options, log ? log : "(no log)");
+      duet__groups[g].name, cl_error_name(err), (int)err, options, log ? log : "(no log)");
   free(log);
   return status;
 }
@@ -317,7 +321,7 @@ static int ensure_group(duet_ctx *ctx, duet__group g) {
   const char *common, *text = group_source(g, &common);
   if (!text)
     return duet__fail(ctx, DUET_EBUILD, "opencl: no source embedded for kernel group %s",
-                      duet__group_names[g]);
+                      duet__groups[g].name);
   char *tunables = duet__group_options(ctx, g);
   if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   const char *extra[] = {ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",

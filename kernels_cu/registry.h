@@ -1,5 +1,6 @@
 /* How the CUDA backend finds the kernels nvcc compiled: each kernels_cu/<group>.cu exports one
- * table, duet__cu_kernels_<GROUP>, with a row per kernel and tuning set, ended by a NULL name.
+ * table per group it serves, duet__cu_kernels_<GROUP>, with a row per kernel and tuning set,
+ * ended by a NULL name.
  * A row also says which block and shared memory that instantiation assumes, so that the backend
  * can refuse a manifest whose geometry disagrees with the compiled kernel. */
 #ifndef DUET_CU_REGISTRY_H
@@ -22,7 +23,7 @@ typedef struct {
 } duet__cu_kernel;
 
 #define DUET__CU_TABLE(group) duet__cu_kernels_##group
-#define DUET__CU_DECLARE(group, name) extern const duet__cu_kernel DUET__CU_TABLE(group)[];
+#define DUET__CU_DECLARE(group, ...) extern const duet__cu_kernel DUET__CU_TABLE(group)[];
 DUET__GROUPS(DUET__CU_DECLARE)
 #undef DUET__CU_DECLARE
 

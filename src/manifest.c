@@ -4,10 +4,10 @@
 #define T(name) t[DUET__T_##name]
 #define F sizeof(float)
 
-const char *const duet__group_names[DUET__G_COUNT] = {
-#define DUET__GROUP_NAME(id, name) name,
-    DUET__GROUPS(DUET__GROUP_NAME)
-#undef DUET__GROUP_NAME
+const duet__group_desc duet__groups[DUET__G_COUNT] = {
+#define DUET__GROUP_ROW(id, name, source, from, to) {name, source, from, to},
+    DUET__GROUPS(DUET__GROUP_ROW)
+#undef DUET__GROUP_ROW
 };
 
 /* ---- shapes: what a block covers and needs, as the kernel files assume it ---------------- */

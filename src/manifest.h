@@ -11,19 +11,29 @@
 
 #include "duet_tunables.h"
 
-/* Program groups: one per kernel source file, kernels_cu/<name>.cu and kernels_cl/<name>.cl.
- * OpenCL builds each group as its own program, on the first use of one of its kernels. */
-#define DUET__GROUPS(X)     \
-  X(COPY, "copy")           \
-  X(TRANSPOSE, "transpose") \
-  X(GEMM, "gemm")
+/* Program groups: X(ID, name, source, from, to). A group is one program built from one kernel
+ * source file, kernels_cu/<source>.cu and kernels_cl/<source>.cl; OpenCL builds each group on
+ * the first use of one of its kernels. A file may serve two groups with different tunables:
+ * from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM reaches
+ * the file as GEMM_FAST_BM), so one source holds one algorithm at two tile shapes. */
+#define DUET__GROUPS(X)                        \
+  X(COPY, "copy", "copy", 0, 0)                \
+  X(TRANSPOSE, "transpose", "transpose", 0, 0) \
+  X(GEMM, "gemm", "gemm", 0, 0)
 
 typedef enum {
-#define DUET__GROUP_ENUM(id, name) DUET__G_##id,
+#define DUET__GROUP_ENUM(id, ...) DUET__G_##id,
   DUET__GROUPS(DUET__GROUP_ENUM)
 #undef DUET__GROUP_ENUM
       DUET__G_COUNT
 } duet__group;
+
+typedef struct {
+  const char *name, *source;
+  const char *from, *to; /* tunable prefix renamed in the -D options, or NULL */
+} duet__group_desc;
+
+extern const duet__group_desc duet__groups[DUET__G_COUNT];
 
 #define DUET__KERNEL_IDS(X) \
   X(COPY)                   \
@@ -66,7 +76,6 @@ typedef struct {
 } duet__kernel_desc;
 
 extern const duet__kernel_desc duet__manifest[DUET__K_COUNT];
-extern const char *const duet__group_names[DUET__G_COUNT];
 
 /* ---- tuning (src/tuning.c) ------------------------------------------------------------------ */
 const char *duet__tunable_name(duet__tunable t);

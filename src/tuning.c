@@ -108,10 +108,18 @@ char *duet__group_options(const duet_ctx *ctx, duet__group g) {
     char *out = pass ? malloc(len) : NULL;
     if (pass && !out) return NULL;
     size_t at = 0;
-    for (int t = 0; t < DUET__T_COUNT; t++)
-      if (used >> t & 1)
-        at += (size_t)snprintf(out ? out + at : NULL, out ? len - at : 0, "%s-D%s=%d",
-                               at ? " " : "", tunable_names[t], ctx->tun[t]);
+    const duet__group_desc *gd = &duet__groups[g];
+    for (int t = 0; t < DUET__T_COUNT; t++) {
+      if (!(used >> t & 1)) continue;
+      const char *name = tunable_names[t], *to = "";
+      /* A group that shares its source file renames its tunables to the file's names. */
+      if (gd->from && !strncmp(name, gd->from, strlen(gd->from))) {
+        name += strlen(gd->from);
+        to = gd->to;
+      }
+      at += (size_t)snprintf(out ? out + at : NULL, out ? len - at : 0, "%s-D%s%s=%d",
+                             at ? " " : "", to, name, ctx->tun[t]);
+    }
     if (pass) {
       if (!at) out[0] = '\0';
       return out;
