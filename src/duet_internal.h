@@ -28,6 +28,7 @@ typedef struct {
   duet_device_type type;
   int nvidia;             /* an NVIDIA device (CUDA, or NVIDIA's OpenCL) */
   int cc_major, cc_minor; /* NVIDIA compute capability, else 0 */
+  unsigned compute_units; /* SMs, or OpenCL compute units: how many blocks run side by side */
   unsigned max_block_threads;
   size_t shared_bytes; /* the most one block may have */
   size_t max_grid[3];  /* blocks per grid dimension */
