@@ -80,6 +80,15 @@ count_is "CSV transpose rows verified exactly" 6 "$(grep -c ',yes,exact,' "$tmp/
 count_is "CSV rows of size 33x33" 3 "$(grep -c '^transpose,33,33,,' "$tmp/csv.out")"
 expect "no progress on a redirected stderr" test ! -s "$tmp/csv.err"
 
+# --batch: N launches per timed run, divided by N; the table says so.
+# shellcheck disable=SC2086
+run batch transpose $sel --sizes 16 --reps 2 --warmup 1 --variant padded --batch 3
+count_is "transpose --batch 3 exits 0" 0 "$rc"
+expect "the table names the batch" grep -q "3 back-to-back launches" "$tmp/batch.out"
+# shellcheck disable=SC2086
+run badbatch transpose $sel --sizes 16 --batch 0
+count_is "--batch 0 is bad usage" 2 "$rc"
+
 # shellcheck disable=SC2086
 run gemm gemm $sel -m 8 -n 12 -k 5 --reps 2 --warmup 1 --variant naive,coalesced,tiled --csv --total
 [ "$rc" -eq 0 ] || show gemm

@@ -61,6 +61,7 @@ typedef struct {
   const char *variants; /* NULL: all */
   /* launch: calls per round and warm-up calls */
   int reps, reps_given, warmup, warmup_given;
+  int batch; /* launches per timed run */
   bench_format format;
   int total, cpu, verify;
   const char *plot;
@@ -156,8 +157,8 @@ typedef struct {
   int sampled;
   double error, tol; /* gemm: relative Frobenius error; NaN where not computed */
   int timed;
-  int reps, warmup, sets;
-  double med, min, max; /* ms */
+  int reps, warmup, sets, batch;
+  double med, min, max; /* ms per launch */
   int total_timed;
   double tmed, tmin, tmax; /* ms, host clock around write + kernel + read */
   double rate;             /* GFLOP/s or GB/s of the median; NaN when not timed */

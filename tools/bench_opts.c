@@ -56,6 +56,9 @@ static void usage(FILE *f) {
           "                    when a row would exceed %.1f s, at least %d). launch: calls\n"
           "                    per round (default %d); the median of %d rounds is reported\n"
           "  -w, --warmup N    untimed runs before timing (default 3; launch: calls, %d)\n"
+          "      --batch N     time N back-to-back launches per run and divide by N (default\n"
+          "                    1): a run of one launch also counts the launch latency between\n"
+          "                    the two events, which dominates kernels of a few microseconds\n"
           "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
           "      --no-verify   skip the CPU check (the output says so)\n"
           "      --seed N      random input seed (default 1)\n"
@@ -156,6 +159,7 @@ enum {
   OPT_NO_VERIFY,
   OPT_PLOT,
   OPT_SEED,
+  OPT_BATCH,
   OPT_VERSION
 };
 
@@ -173,6 +177,7 @@ static const struct option long_opts[] = {
     {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"batch", required_argument, NULL, OPT_BATCH},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -188,6 +193,10 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
       dims[c == 'm' ? 0 : c == 'n' ? 1 : 2] = (size_t)v;
       return 0;
     case OPT_SIZES: return parse_sizes(arg, o);
+    case OPT_BATCH:
+      if (number(arg, 1, 1000, &v)) return bad("bad --batch '%s': give 1 to 1000", arg);
+      o->batch = (int)v;
+      return 0;
     case 'b':
       if (strcmp(arg, "cuda") == 0)
         o->backend = DUET_BACKEND_CUDA;
@@ -267,6 +276,7 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
   o->device = BENCH_DEVICE_DEFAULT;
   o->reps = BENCH_DEFAULT_REPS;
   o->warmup = 3;
+  o->batch = 1;
   o->verify = 1;
   o->seed = 1;
   const char *hook = getenv("DUET_BENCH_TEST_WRONG_SIZE");

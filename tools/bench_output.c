@@ -226,9 +226,9 @@ static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench
   printf("{\n  \"tool\": \"duet-bench\", \"version\": \"%s\",\n", duet_version());
   printf(
       "  \"timing\": {\"method\": \"device events around each run, median of reps\", "
-      "\"warmup\": %d, \"reps\": %d, \"reps_adaptive\": %s, \"l2_bytes\": %u, "
+      "\"warmup\": %d, \"reps\": %d, \"batch\": %d, \"reps_adaptive\": %s, \"l2_bytes\": %u, "
       "\"total_method\": \"host monotonic clock around blocking write, kernel, read\"},\n",
-      o->warmup, o->reps, o->reps_given ? "false" : "true", BENCH_L2_BYTES);
+      o->warmup, o->reps, o->batch, o->reps_given ? "false" : "true", BENCH_L2_BYTES);
   printf("  \"verify\": %s, \"seed\": %llu,\n", o->verify ? "true" : "false",
          (unsigned long long)o->seed);
   bench_json_devices(devs, ndev);
@@ -254,6 +254,9 @@ void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   printf("duet-bench %s: device-event times, median of %s%d run%s after %d warm-up run%s\n",
          duet_version(), o->reps_given ? "" : "up to ", o->reps, o->reps == 1 ? "" : "s", o->warmup,
          o->warmup == 1 ? "" : "s");
+  if (o->batch > 1)
+    printf("(each run %d back-to-back launches between its two events, divided by %d)\n", o->batch,
+           o->batch);
   if (!o->reps_given)
     printf("(at least %d runs, fewer past %.1f s a row); ", BENCH_MIN_REPS,
            BENCH_BUDGET_MS / 1000.0);

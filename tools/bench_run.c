@@ -2,8 +2,9 @@
  *
  * Device rows are timed with duet events around each launch. The repetitions are all enqueued
  * before the first time is read, so that wherever a kernel outlasts its launch the queue stays
- * full and the events measure the kernel, not the host's launch latency. --total times write + kernel + read with the host clock, since
- * blocking transfers are what a caller of the library waits for. */
+ * full and the events measure the kernel, not the host's launch latency. --total times write +
+ * kernel + read with the host clock, since blocking transfers are what a caller of the library
+ * waits for. */
 #include "config.h"
 
 #include <math.h>
@@ -157,10 +158,11 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
       return bench_duet_error(job, st, "duet_event_elapsed_ms");
     est = ms / o->warmup;
   }
-  int reps = choose_reps(o, est, BENCH_MIN_REPS);
+  int reps = choose_reps(o, est * o->batch, BENCH_MIN_REPS);
   for (int r = 0; r < reps; r++) {
     if ((st = duet_event_record(ev[2 * r]))) return bench_duet_error(job, st, "duet_event_record");
-    if ((st = row->launch(job, row, set++ % job->nsets))) return st;
+    for (int b = 0; b < o->batch; b++)
+      if ((st = row->launch(job, row, set++ % job->nsets))) return st;
     if ((st = duet_event_record(ev[2 * r + 1])))
       return bench_duet_error(job, st, "duet_event_record");
   }
@@ -168,7 +170,7 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
   for (int r = 0; r < reps && !st; r++) {
     if ((st = duet_event_elapsed_ms(ev[2 * r], ev[2 * r + 1], &ms)))
       bench_duet_error(job, st, "duet_event_elapsed_ms");
-    t[r] = ms;
+    t[r] = ms / o->batch;
   }
   if (!st && (st = duet_finish(job->dev->ctx))) bench_duet_error(job, st, "duet_finish");
   if (!st) {
@@ -176,6 +178,7 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
     res->timed = 1;
     res->reps = reps;
     res->warmup = o->warmup;
+    res->batch = o->batch;
     res->sets = job->nsets;
     res->rate = bench_rate(res->routine, res->size, res->med);
   }
