@@ -190,7 +190,16 @@ typedef enum {
   DUET_GEMM_AUTO = 0,
   DUET_GEMM_NAIVE,
   DUET_GEMM_COALESCED,
-  DUET_GEMM_TILED
+  DUET_GEMM_TILED,
+  /* 2D register blocking: a block computes a BM x BN tile of C in BK-deep steps through shared
+   * memory, each thread a TM x TN micro-tile held in registers. */
+  DUET_GEMM_REGISTER,
+  /* everything that gets to cuBLAS: float4 loads where alignment allows, A stored transposed in
+   * shared memory, double-buffered tiles with the next one prefetched into registers, warp
+   * tiling, padded shared rows, a block order that keeps tiles in L2; a smaller tile with
+   * split-K (scratch from the context, kept until it is destroyed) where big tiles would leave
+   * the device's units idle. */
+  DUET_GEMM_FAST
   /* more variants may be appended; AUTO picks the best that exists */
 } duet_gemm_variant;
 
@@ -201,7 +210,8 @@ typedef enum {
 DUET_EXTERN int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
                            size_t m, size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
                            const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc);
-/* "auto", "naive", "coalesced", "tiled"; NULL for an unknown value. */
+/* "auto", "naive", "coalesced", "tiled", "register", "fast"; NULL for an unknown value; parse
+ * as for transposes. */
 DUET_EXTERN const char *duet_gemm_variant_name(duet_gemm_variant v);
 DUET_EXTERN int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v);
 

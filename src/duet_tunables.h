@@ -28,24 +28,60 @@
  *                         many floats (NVIDIA's 128-byte segments); 0: never
  * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
  * GEMM_TILE               tiled sgemm: TILE x TILE threads over TILE x TILE tiles of A and B
+ * GEMM_REG_*              register sgemm: a BM x BN tile of C in BK steps, TM x TN per thread
+ * GEMM_FAST_*             fast sgemm (kernels_cl/gemm_fast.cl states the rules they follow):
+ *                         BM x BN tile, BK deep, WM x WN per warp, TM x TN per thread, BAND
+ * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
+ * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
+ *                         the compute units' count in tiles, else the small tile ...
+ * GEMM_FAST_SMALL_PER_CU  ... with split-K where its tiles do not fill this many blocks per
+ *                         compute unit: splits = round(units * this / tiles) ...
+ * GEMM_SPLITK_MIN_K, _MAX ... at most _MAX slices, each of at least _MIN_K of k
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
- * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out); cpu from PoCL on a 2-core
- * EPYC (docs/tuning.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, and
- * padded-wide never beats padded, so AUTO does not take it).
+ * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out; the fast tiles and the split-K
+ * policy from a sweep of about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
+ * (docs/manifest.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, padded-wide
+ * never beats padded, so AUTO does not take it; fast at 64 x 64 is 12-15x tiled); default: the
+ * H100's shapes where they are safe on any GPU, with the smaller tiles that need fewer registers.
  */
-/* clang-format off: one tunable per row, one column per set */
-#define DUET__TUNABLES(X)            \
-  X(TRANSPOSE_TILE, 32, 32, 32)      \
-  X(TRANSPOSE_ROWS, 8, 8, 4)         \
-  X(TRANSPOSE_BAND, 32, 32, 32)      \
-  X(TRANSPOSE_WIDE_TILE, 64, 64, 64) \
-  X(TRANSPOSE_WIDE_ROWS, 16, 16, 16) \
-  X(TRANSPOSE_AUTO_ALIGN, 32, 32, 0) \
-  X(GEMM_SIMPLE_X, 32, 32, 32)       \
-  X(GEMM_SIMPLE_Y, 8, 8, 8)          \
-  X(GEMM_TILE, 32, 32, 16)
-/* clang-format on */
+// clang-format off
+#define DUET__TUNABLES(X)                 \
+  X(TRANSPOSE_TILE,          32,  32,  32) \
+  X(TRANSPOSE_ROWS,           8,   8,   4) \
+  X(TRANSPOSE_BAND,          32,  32,  32) \
+  X(TRANSPOSE_WIDE_TILE,     64,  64,  64) \
+  X(TRANSPOSE_WIDE_ROWS,     16,  16,  16) \
+  X(TRANSPOSE_AUTO_ALIGN,    32,  32,   0) \
+  X(GEMM_SIMPLE_X,           32,  32,  32) \
+  X(GEMM_SIMPLE_Y,            8,   8,   8) \
+  X(GEMM_TILE,               32,  32,  16) \
+  X(GEMM_REG_BM,             64, 128,  32) \
+  X(GEMM_REG_BN,             64, 128,  32) \
+  X(GEMM_REG_BK,              8,   8,   8) \
+  X(GEMM_REG_TM,              4,   8,   4) \
+  X(GEMM_REG_TN,              4,   8,   4) \
+  X(GEMM_FAST_BM,           128, 256,  64) \
+  X(GEMM_FAST_BN,           128, 128,  64) \
+  X(GEMM_FAST_BK,             8,   8,   8) \
+  X(GEMM_FAST_WM,            32,  64,  32) \
+  X(GEMM_FAST_WN,            64,  64,  64) \
+  X(GEMM_FAST_TM,             8,  16,   8) \
+  X(GEMM_FAST_TN,             8,   8,   8) \
+  X(GEMM_FAST_BAND,          16,   8,  16) \
+  X(GEMM_FAST_SMALL_BM,     128, 128,  64) \
+  X(GEMM_FAST_SMALL_BN,     128, 128,  64) \
+  X(GEMM_FAST_SMALL_BK,       8,   8,   8) \
+  X(GEMM_FAST_SMALL_WM,      32,  32,  32) \
+  X(GEMM_FAST_SMALL_WN,      64,  64,  64) \
+  X(GEMM_FAST_SMALL_TM,       8,   8,   8) \
+  X(GEMM_FAST_SMALL_TN,       8,   8,   8) \
+  X(GEMM_FAST_SMALL_BAND,    16,  16,  16) \
+  X(GEMM_FAST_BIG_PCT,       75,  75,  75) \
+  X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
+  X(GEMM_SPLITK_MIN_K,      256, 256, 256) \
+  X(GEMM_SPLITK_MAX,          8,   8,   8)
+// clang-format on
 
 typedef enum {
 #define DUET__TUNABLE_ENUM(name, ...) DUET__T_##name,

@@ -48,6 +48,30 @@ static void shape_sgemm_tiled(const int *t, duet__shape *s) {
   *s = (duet__shape){g, g, g, g, 2 * (size_t)g * g * F, 0};
 }
 
+/* register: a BM x BN tile of C per block of (BN/TN) x (BM/TM) threads, the A and B tiles of
+ * one BK step in shared memory. */
+static void shape_sgemm_register(const int *t, duet__shape *s) {
+  const unsigned bm = T(GEMM_REG_BM), bn = T(GEMM_REG_BN);
+  *s = (duet__shape){
+      bn, bm, bn / T(GEMM_REG_TN), bm / T(GEMM_REG_TM), (size_t)(bm + bn) * T(GEMM_REG_BK) * F, 0};
+}
+/* fast: a 1D block of one warp per WM x WN piece of the BM x BN tile; two BK-deep buffers with
+ * rows padded by 4 floats, and 16 bytes for OpenCL to align its __local pointer. The small
+ * variant is the same kernel at the GEMM_FAST_SMALL_ values. */
+static void shape_fast(unsigned bm, unsigned bn, unsigned bk, unsigned wm, unsigned wn,
+                       duet__shape *s) {
+  *s = (duet__shape){bn, bm, 32 * (bm / wm) * (bn / wn), 1, 2 * (size_t)bk * (bm + bn + 8) * F + 16,
+                     0};
+}
+static void shape_sgemm_fast(const int *t, duet__shape *s) {
+  shape_fast(T(GEMM_FAST_BM), T(GEMM_FAST_BN), T(GEMM_FAST_BK), T(GEMM_FAST_WM), T(GEMM_FAST_WN),
+             s);
+}
+static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
+  shape_fast(T(GEMM_FAST_SMALL_BM), T(GEMM_FAST_SMALL_BN), T(GEMM_FAST_SMALL_BK),
+             T(GEMM_FAST_SMALL_WM), T(GEMM_FAST_SMALL_WN), s);
+}
+
 /* ---- the rows -------------------------------------------------------------------------------- */
 #define MOVE_SIG "llmlml"        /* rows, cols, in, ld_in, out, ld_out */
 #define GEMM_SIG "iilllfmlmlfml" /* ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc */
@@ -56,6 +80,12 @@ static void shape_sgemm_tiled(const int *t, duet__shape *s) {
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | \
    DUET__TBIT(TRANSPOSE_WIDE_ROWS))
 #define SIMPLE_TUNABLES (DUET__TBIT(GEMM_SIMPLE_X) | DUET__TBIT(GEMM_SIMPLE_Y))
+#define REG_TUNABLES                                                             \
+  (DUET__TBIT(GEMM_REG_BM) | DUET__TBIT(GEMM_REG_BN) | DUET__TBIT(GEMM_REG_BK) | \
+   DUET__TBIT(GEMM_REG_TM) | DUET__TBIT(GEMM_REG_TN))
+#define FAST_TUNABLES(P)                                                           \
+  (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
+   DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
 
 const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_COPY] = {"duet_copy", DUET__G_COPY, MOVE_SIG, TRANSPOSE_TUNABLES, shape_copy},
@@ -74,4 +104,14 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                  shape_sgemm_coalesced},
     [DUET__K_SGEMM_TILED] = {"duet_sgemm_tiled", DUET__G_GEMM, GEMM_SIG "s",
                              SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled},
+    [DUET__K_SGEMM_REGISTER] = {"duet_sgemm_register", DUET__G_GEMM_FAST, GEMM_SIG "s",
+                                REG_TUNABLES, shape_sgemm_register},
+    /* grid z: split-K slices writing into a workspace (see gemm.c) */
+    [DUET__K_SGEMM_FAST] = {"duet_sgemm_fast", DUET__G_GEMM_FAST, GEMM_SIG "s",
+                            FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast},
+    [DUET__K_SGEMM_FAST_SMALL] = {"duet_sgemm_fast", DUET__G_GEMM_FAST_SMALL, GEMM_SIG "s",
+                                  FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small},
+    /* m, n, splits, work, beta, c, ldc: C = sum of the slices + beta * C */
+    [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfml",
+                                     TRANSPOSE_TUNABLES, shape_copy},
 };

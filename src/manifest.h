@@ -19,7 +19,9 @@
 #define DUET__GROUPS(X)                        \
   X(COPY, "copy", "copy", 0, 0)                \
   X(TRANSPOSE, "transpose", "transpose", 0, 0) \
-  X(GEMM, "gemm", "gemm", 0, 0)
+  X(GEMM, "gemm", "gemm", 0, 0)                \
+  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0) \
+  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_")
 
 typedef enum {
 #define DUET__GROUP_ENUM(id, ...) DUET__G_##id,
@@ -44,7 +46,11 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(TRANSPOSE_PADDED_WIDE)  \
   X(SGEMM_NAIVE)            \
   X(SGEMM_COALESCED)        \
-  X(SGEMM_TILED)
+  X(SGEMM_TILED)            \
+  X(SGEMM_REGISTER)         \
+  X(SGEMM_FAST)             \
+  X(SGEMM_FAST_SMALL)       \
+  X(SGEMM_SPLITK_REDUCE)
 
 typedef enum {
 #define DUET__KERNEL_ENUM(id) DUET__K_##id,

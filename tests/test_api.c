@@ -476,9 +476,9 @@ int main(void) {
   check_status_table();
   check_backend_names();
   static const char *const tnames[] = {"auto", "naive", "coalesced", "padded", "padded-wide"};
-  static const char *const gnames[] = {"auto", "naive", "coalesced", "tiled"};
+  static const char *const gnames[] = {"auto", "naive", "coalesced", "tiled", "register", "fast"};
   check_variant_names("transpose", tname, tparse, tnames, 5);
-  check_variant_names("gemm", gname, gparse, gnames, 4);
+  check_variant_names("gemm", gname, gparse, gnames, 6);
   check_variant_parse_null();
   check_backends();
   harness_for_each_ctx(run, NULL);

@@ -5,15 +5,21 @@ typedef struct {
   size_t m, n, k;
 } mnk;
 
+/* {40, 50, 1030} gives fast a single tile on a small device and so its split-K plan; {129, 67,
+ * 77} crosses the edges of every tile shape in the tuning sets. */
 static const mnk small[] = {{1, 1, 1},     {1, 1, 7},     {7, 5, 3},       {16, 16, 16},
                             {17, 31, 33},  {64, 64, 64},  {100, 257, 129}, {255, 1, 300},
-                            {1, 300, 255}, {300, 200, 0}, {0, 5, 5}};
-static const mnk large[] = {
-    {1025, 2049, 513}, {2048, 2048, 2048}, {1, 1u << 20, 64}, {1u << 20, 1, 64}};
+                            {1, 300, 255}, {300, 200, 0}, {0, 5, 5},       {40, 50, 1030},
+                            {129, 67, 77}};
+/* 4095 x 4097 with an odd k: fast's unaligned path at a size with full waves; 1024^2 x 4096:
+ * its split-K plan on a large device. */
+static const mnk large[] = {{1025, 2049, 513}, {2048, 2048, 2048}, {1, 1u << 20, 64},
+                            {1u << 20, 1, 64}, {4095, 4097, 1027}, {1024, 1024, 4096}};
 /* (1, 0) must not read C, (0, 1.5) must not read A or B, (2.5, -0.5) mixes everything. */
 static const float alpha_beta[][2] = {{1.0f, 0.0f}, {2.5f, -0.5f}, {0.0f, 1.5f}};
-static const duet_gemm_variant variants[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED, DUET_GEMM_TILED,
-                                             DUET_GEMM_AUTO};
+static const duet_gemm_variant variants[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED,
+                                             DUET_GEMM_TILED, DUET_GEMM_REGISTER,
+                                             DUET_GEMM_FAST,  DUET_GEMM_AUTO};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void run(const harness_dev *dev, void *user) {
@@ -38,6 +44,11 @@ static void run(const harness_dev *dev, void *user) {
       for (size_t v = 0; v < COUNT(variants); v++)
         harness_run_sgemm(dev, variants[v], DUET_NO_TRANS, DUET_NO_TRANS, large[s].m, large[s].n,
                           large[s].k, alpha_beta[ab][0], alpha_beta[ab][1], 0);
+    /* fast's other transposes at the large square and odd shapes: a loader per combination */
+    if (large[s].m > 1 && large[s].n > 1)
+      for (int t = 1; t < 4; t++)
+        harness_run_sgemm(dev, DUET_GEMM_FAST, (duet_trans)(t >> 1), (duet_trans)(t & 1),
+                          large[s].m, large[s].n, large[s].k, 2.5f, -0.5f, t == 3);
   }
 }
 

@@ -57,13 +57,15 @@ static void run_every_kernel(const harness_dev *dev) {
                                               DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_WIDE,
                                               DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
   for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) harness_run_move(dev, tv[i], 67, 45, 3, 1);
-  static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED, DUET_GEMM_TILED,
-                                         DUET_GEMM_AUTO};
+  static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE,    DUET_GEMM_COALESCED, DUET_GEMM_TILED,
+                                         DUET_GEMM_REGISTER, DUET_GEMM_FAST,      DUET_GEMM_AUTO};
   for (size_t i = 0; i < sizeof gv / sizeof gv[0]; i++) {
     harness_run_sgemm(dev, gv[i], DUET_NO_TRANS, DUET_NO_TRANS, 37, 71, 45, 1.5f, 0.5f, 1);
     harness_run_sgemm(dev, gv[i], DUET_TRANS, DUET_TRANS, 70, 33, 19, -1.0f, 0.0f, 1);
   }
   harness_run_sgemm(dev, DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_NO_TRANS, 20, 30, 40, 0.0f, 2.0f, 1);
+  /* fast's split-K plan: one small tile and a long k (a device of two or more units splits it) */
+  harness_run_sgemm(dev, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1.0f, 0.5f, 1);
 }
 
 /* A harness device on ctx whose label names the set, so that each case line says which. */

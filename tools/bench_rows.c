@@ -148,6 +148,8 @@ static const bench_row_def rows[] = {
     GEMM("naive", DUET_GEMM_NAIVE, 1),
     GEMM("coalesced", DUET_GEMM_COALESCED, 1),
     GEMM("tiled", DUET_GEMM_TILED, 1),
+    GEMM("register", DUET_GEMM_REGISTER, 1),
+    GEMM("fast", DUET_GEMM_FAST, 1),
     GEMM("auto", DUET_GEMM_AUTO, 0),
 #ifdef DUET_HAVE_CUBLAS
     PEER(BENCH_GEMM, "cublas", BENCH_ROW_REF, PEER_SGEMM, BENCH_PEER_CUBLAS, BENCH_CHECK_GEMM,

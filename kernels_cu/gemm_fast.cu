@@ -1,0 +1,77 @@
+/* SGEMM register and fast, and the split-K reduction: the __global__ entry points over the
+ * device bodies of gemm_fast.cuh, one instantiation per tuning set, for two groups: gemm_fast
+ * (register, fast at the GEMM_FAST_ tile, the reduction) and gemm_fast_small (fast at the
+ * GEMM_FAST_SMALL_ tile), as kernels_cl/gemm_fast.cl serves both through renamed -D options.
+ *
+ * Tunables (values per tuning set in src/duet_tunables.h; what each must satisfy is in
+ * gemm_fast.cuh's banner): GEMM_REG_BM, _BN, _BK, _TM, _TN; GEMM_FAST_BM, _BN, _BK, _WM, _WN,
+ * _TM, _TN, _BAND and the same for GEMM_FAST_SMALL_; TRANSPOSE_TILE, _ROWS for the reduction.
+ * Shared memory (dynamic): register (BM + BN) * BK floats; fast 2 * BK * (BM + BN + 8) floats
+ * + 16 bytes. */
+#include "common.cuh"
+#include "gemm_fast.cuh"
+
+template <int S>
+struct register_cfg {
+  static constexpr int BM = TUN(S, GEMM_REG_BM), BN = TUN(S, GEMM_REG_BN), BK = TUN(S, GEMM_REG_BK),
+                       TM = TUN(S, GEMM_REG_TM), TN = TUN(S, GEMM_REG_TN);
+  static constexpr unsigned bx = BN / TN, by = BM / TM;
+  static constexpr size_t smem = sgemm_register_smem<BM, BN, BK, TM, TN>();
+};
+
+/* The fast kernel's shape from the tunables that start with P (GEMM_FAST_ or GEMM_FAST_SMALL_). */
+#define FAST_CFG(NAME, P)                                                                    \
+  template <int S>                                                                           \
+  struct NAME {                                                                              \
+    static constexpr int BM = TUN(S, P##BM), BN = TUN(S, P##BN), BK = TUN(S, P##BK),         \
+                         WM = TUN(S, P##WM), WN = TUN(S, P##WN), TM = TUN(S, P##TM),         \
+                         TN = TUN(S, P##TN), BAND = TUN(S, P##BAND);                         \
+    static constexpr unsigned bx = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>(), by = 1; \
+    static constexpr size_t smem = sgemm_fast_smem<BM, BN, BK, WM, WN, TM, TN>();            \
+    static constexpr int min_blocks = sgemm_fast_min_blocks<BM, BN, BK, WM, WN, TM, TN>();   \
+  };
+FAST_CFG(fast_cfg, GEMM_FAST_)
+FAST_CFG(fast_small_cfg, GEMM_FAST_SMALL_)
+
+template <int S>
+__global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
+    duet_sgemm_register(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                        const float *__restrict__ a, idx_t lda, const float *__restrict__ b,
+                        idx_t ldb, float beta, float *__restrict__ c, idx_t ldc) {
+  using C = register_cfg<S>;
+  extern __shared__ float smem[];
+  sgemm_register_body<C::BM, C::BN, C::BK, C::TM, C::TN>(ta, tb, m, n, k, alpha, a, lda, b, ldb,
+                                                         beta, c, ldc, smem);
+}
+
+/* The register cap that __launch_bounds__ derives from min_blocks is what keeps the big tile's
+ * 16 x 8 accumulators at 253 registers without spills (H100, cuobjdump --res-usage). */
+template <int S, template <int> class CFG>
+__global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
+    duet_sgemm_fast(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                    const float *__restrict__ a, idx_t lda, const float *__restrict__ b, idx_t ldb,
+                    float beta, float *__restrict__ c, idx_t ldc) {
+  using C = CFG<S>;
+  extern __shared__ float smem[];
+  sgemm_fast_body<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND>(
+      ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+}
+
+template <int S>
+__global__ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
+                                         const float *__restrict__ work, float beta,
+                                         float *__restrict__ c, idx_t ldc) {
+  sgemm_splitk_reduce_body(m, n, splits, work, beta, c, ldc);
+}
+
+/* Both groups name their fast kernel duet_sgemm_fast, as the OpenCL programs do. */
+#define FAST_ROW(S, CFG)                                                 \
+  {"duet_sgemm_fast", S,          (const void *)duet_sgemm_fast<S, CFG>, \
+   CFG<S>::bx,        CFG<S>::by, CFG<S>::smem},
+
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {
+    DUET_CU_KERNEL(duet_sgemm_register, register_cfg) DUET__FOR_EACH_SET(FAST_ROW, fast_cfg)
+        DUET_CU_KERNEL(duet_sgemm_splitk_reduce, tile_rows_cfg) DUET_CU_END};
+
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_SMALL)[] = {
+    DUET__FOR_EACH_SET(FAST_ROW, fast_small_cfg) DUET_CU_END};

@@ -1,0 +1,498 @@
+/* SGEMM, the two fast steps: "register" (2D register blocking) and "fast" (everything that gets
+ * to cuBLAS). Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
+ * Device-side bodies only: the __global__ wrappers and the launch geometry live elsewhere.
+ * Include after common.cuh (idx_t, operand, row_of_op, col_of_op, store_c, band_order).
+ * kernels_cl/gemm_fast.cl holds the OpenCL twins; the two files follow the same lines.
+ *
+ * register<BM, BN, BK, TM, TN>
+ *   block (BN/TN) x (BM/TM) threads (blockDim.x = BN/TN, blockDim.y = BM/TM), one BM x BN tile
+ *   of C, each thread a TM x TN micro-tile in registers, BK-deep steps through shared memory.
+ *   Shared memory (dynamic): (BM + BN) * BK floats = sgemm_register_smem<...>() bytes.
+ *   Needs BM*BK and BK*BN to be multiples of the thread count.
+ *
+ * fast<BM, BN, BK, WM, WN, TM, TN, BAND>
+ *   1D block of sgemm_fast_threads<...>() = 32 * (BM/WM) * (BN/WN) threads: one warp per
+ *   WM x WN warp tile, a warp's 32 lanes as (WM/TM) x (WN/TN), each lane TM x TN outputs taken as
+ *   (TM/4) x (TN/4) sub-tiles of 4 x 4 spaced 4*(WM/TM) rows and 4*(WN/TN) columns apart, so that
+ *   the inner loop reads shared memory in float4s that the lanes of a warp share or that lie side
+ *   by side. BAND: block order (common.cuh's band_order), BAND tile columns at a time.
+ *   Shared memory (dynamic): two buffers of BK * (BM + 4 + BN + 4) floats (rows padded by 4
+ *     floats) and 16 bytes of slack:
+ *     sgemm_fast_smem<...>() = 2 * BK * (BM + BN + 8) * 4 + 16 bytes (256x128x8: 25104 bytes).
+ *     The slack is for the OpenCL twin, whose __local argument may start on a 4-byte boundary
+ *     (it rounds its pointer up); CUDA's dynamic shared memory is aligned already.
+ *   Wrapper: __launch_bounds__(sgemm_fast_threads<...>(), sgemm_fast_min_blocks<...>()).
+ *   Split-K over gridDim.z (see sgemm_fast_body).
+ *   H100 (measured, .sweep/NOTES.md): <256, 128, 8, 64, 64, 16, 8, 8>, 256 threads, one block
+ *   per SM (253 registers, no spill); where that gives fewer tiles than SMs (n = 1024):
+ *   <128, 128, 8, 32, 64, 8, 8, 16>, 256 threads, two blocks per SM, with 4-way split-K.
+ *   Assumed (static_assert): TM, TN, BK multiples of 4; (WM/TM) * (WN/TN) = 32; BM/4 and BN/4
+ *   divide the thread count, and BM * BK / 4, BN * BK / 4 are multiples of it.
+ *
+ * No kernel assumes divisibility: any m, n, k >= 1 and any ld. 16-byte loads and stores are used
+ * only where the base pointer is 16-byte aligned and the ld a multiple of 4; everything else
+ * takes a scalar path into the same shared layout. Out-of-matrix parts of a tile are zero-filled
+ * in shared memory, and C is written only inside its m x n elements. k == 0 and alpha == 0 never
+ * reach these kernels. */
+#ifndef DUET_CU_GEMM_FAST_CUH
+#define DUET_CU_GEMM_FAST_CUH
+
+#include <stdint.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* register: 2D register blocking (the course step after shared-memory tiling).                */
+
+template <int BM, int BN, int BK, int TM, int TN>
+__host__ __device__ constexpr int sgemm_register_threads() {
+  return (BM / TM) * (BN / TN);
+}
+/* Dynamic shared memory in bytes: an A tile of BM x BK and a B tile of BK x BN floats. */
+template <int BM, int BN, int BK, int TM, int TN>
+__host__ __device__ constexpr size_t sgemm_register_smem() {
+  return (size_t)(BM + BN) * BK * sizeof(float);
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+__device__ __forceinline__ void sgemm_register_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                    float alpha, const float *__restrict__ a,
+                                                    idx_t lda, const float *__restrict__ b,
+                                                    idx_t ldb, float beta, float *__restrict__ c,
+                                                    idx_t ldc, float *smem) {
+  constexpr int NX = BN / TN, NY = BM / TM, NT = NX * NY;
+  static_assert(BM % TM == 0 && BN % TN == 0, "the micro-tile must divide the tile");
+  static_assert((BM * BK) % NT == 0 && (BK * BN) % NT == 0, "each thread loads whole shares");
+  float *as = smem;           /* BM x BK, row-major: as[r * BK + p] = op(A)(m0 + r, p0 + p) */
+  float *bs = smem + BM * BK; /* BK x BN, row-major: bs[p * BN + q] = op(B)(p0 + p, n0 + q) */
+  const int tx = threadIdx.x, ty = threadIdx.y, t = ty * NX + tx;
+  const idx_t n0 = (idx_t)blockIdx.x * BN;
+  FOR_EACH_TILE_Y(tile, m, BM) {
+    const idx_t m0 = tile * BM;
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+
+    for (idx_t p0 = 0; p0 < k; p0 += BK) {
+      /* All threads copy the two tiles; consecutive threads take consecutive elements of the
+       * dimension that is contiguous in memory (k for A, m for A^T), so the loads coalesce.
+       * Elements outside the matrices become zeros. */
+#pragma unroll
+      for (int l = 0; l < BM * BK / NT; l++) {
+        const int e = t + l * NT;
+        const int r = ta ? e % BM : e / BK, p = ta ? e / BM : e % BK;
+        const operand ar = row_of_op(ta, m0 + r, lda);
+        as[r * BK + p] = (m0 + r < m && p0 + p < k) ? a[ar.base + (p0 + p) * ar.step] : 0.0f;
+      }
+#pragma unroll
+      for (int l = 0; l < BK * BN / NT; l++) {
+        const int e = t + l * NT;
+        const int p = tb ? e % BK : e / BN, q = tb ? e / BK : e % BN;
+        const operand bc = col_of_op(tb, n0 + q, ldb);
+        bs[p * BN + q] = (p0 + p < k && n0 + q < n) ? b[bc.base + (p0 + p) * bc.step] : 0.0f;
+      }
+      __syncthreads();
+      /* Each thread: TM values of A and TN values of B per step p give TM * TN products. */
+#pragma unroll
+      for (int p = 0; p < BK; p++) {
+        float af[TM], bf[TN];
+#pragma unroll
+        for (int i = 0; i < TM; i++) af[i] = as[(ty * TM + i) * BK + p];
+#pragma unroll
+        for (int j = 0; j < TN; j++) bf[j] = bs[p * BN + tx * TN + j];
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+          for (int j = 0; j < TN; j++) acc[i][j] += af[i] * bf[j];
+      }
+      /* The next step overwrites both tiles: wait until every thread is done with them. */
+      __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+      const idx_t row = m0 + ty * TM + i;
+#pragma unroll
+      for (int j = 0; j < TN; j++) {
+        const idx_t col = n0 + tx * TN + j;
+        if (row < m && col < n) store_c(c, row * ldc + col, alpha, acc[i][j], beta);
+      }
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* fast                                                                                        */
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+__host__ __device__ constexpr int sgemm_fast_threads() {
+  return 32 * (BM / WM) * (BN / WN);
+}
+/* Dynamic shared memory in bytes: two buffers, each an A^T tile (BK x (BM + 4)) and a B tile
+ * (BK x (BN + 4)), and 16 bytes of alignment slack (see the banner). */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+__host__ __device__ constexpr size_t sgemm_fast_smem() {
+  return (size_t)2 * BK * (BM + BN + 8) * sizeof(float) + 16;
+}
+/* Resident blocks per SM to ask of the compiler: __launch_bounds__(threads, this).
+ *   up to 64 accumulators and one float4 of A and of B per thread and k tile: 512 threads per
+ *     SM, a cap of 128 registers (128x128x8, 256 threads: 2 blocks);
+ *   up to 64 accumulators but more prefetch registers: a cap of about 168 registers;
+ *   more accumulators (8 x 16): 256 threads per SM, up to 255 registers. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+__host__ __device__ constexpr int sgemm_fast_min_blocks() {
+  return TM * TN > 64 ? (256 / sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>() > 1
+                             ? 256 / sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>()
+                             : 1)
+         : (BM + BN) * BK / 4 <= 2 * sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>()
+             ? 512 / sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>()
+             : (65536 / 168 / sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>() > 1
+                    ? 65536 / 168 / sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>()
+                    : 1);
+}
+
+namespace duet_fast {
+
+/* One operand tile of R rows (along m for A, n for B) by BK (along k), loaded by NT threads as
+ * float4 groups of 4 consecutive elements in memory, G groups per thread, and stored k-major
+ * in shared memory with a row stride of SR = R + 4 floats: s[p * SR + r]. The inner loop reads
+ * it as float4s along m (A, hence "A transposed") or along n (B).
+ *   KCONT (A when !ta, B when tb): memory runs along k. Group g is k offset 4 * (g % (BK/4)),
+ *     row g / (BK/4): a warp reads whole 32-byte row pieces (BK = 8: 16 rows x 2 groups), and
+ *     transposes them into shared memory with 4 scalar stores each; the 4-float pad puts the
+ *     two k offsets of a warp 16 banks apart, so the stores are conflict-free. A thread's groups
+ *     sit 4 * NT / BK rows apart.
+ *   otherwise (A^T, B): memory runs along m or n. Group g is k offset g / (R/4), row offset
+ *     4 * (g % (R/4)): a warp reads 512 contiguous bytes and stores one float4, conflict-free.
+ *     R/4 divides NT, so a thread's groups share their rows and sit NT / (R/4) k apart. */
+template <int R, int BK, int NT, bool KCONT>
+struct tile_loader {
+  static constexpr int G = R * BK / 4 / NT;
+  static constexpr int SR = R + 4;                             /* shared row stride */
+  static constexpr int DG = KCONT ? 4 * NT / BK : NT / (R / 4); /* rows / k between groups */
+  static_assert((R * BK / 4) % NT == 0, "each thread loads whole float4 groups");
+  static_assert(KCONT ? NT % (BK / 4) == 0 : NT % (R / 4) == 0, "group layout");
+  const float *src; /* this thread's first group in the current k tile */
+  idx_t gstep;      /* pointer distance from one of its groups to the next */
+  idx_t step;       /* pointer step from one k tile to the next */
+  int at;           /* where the first group goes in the shared tile */
+  int kq;           /* its k offset inside the tile */
+  int valid;        /* KCONT: how many of its groups have their row inside the matrix (0..G);
+                       else: how many of its 4 rows exist (0..4) */
+
+  __device__ __forceinline__ void init(const float *x, idx_t ld, idx_t row0, idx_t rows,
+                                       idx_t kbeg, int t) {
+    if (KCONT) {
+      const int q = 4 * (t % (BK / 4)), r = t / (BK / 4);
+      const idx_t rl = rows - (row0 + r); /* rows left from this thread's first */
+      at = q * SR + r;
+      kq = q;
+      valid = rl <= 0 ? 0 : (rl >= (idx_t)(G - 1) * DG + 1 ? G : (int)((rl + DG - 1) / DG));
+      src = x + (row0 + r) * ld + kbeg + q;
+      gstep = (idx_t)DG * ld;
+      step = BK;
+    } else {
+      const int r = 4 * (t % (R / 4)), q = t / (R / 4);
+      const idx_t rl = rows - (row0 + r);
+      at = q * SR + r;
+      kq = q;
+      valid = rl >= 4 ? 4 : (rl <= 0 ? 0 : (int)rl);
+      src = x + (kbeg + q) * ld + row0 + r;
+      gstep = (idx_t)DG * ld;
+      step = (idx_t)BK * ld;
+    }
+  }
+
+  /* Load one k tile, of which the first kl (1..BK) k indices exist; vec: 16-byte loads allowed
+   * (aligned base and ld % 4 == 0). Zeros outside the matrix. */
+  __device__ __forceinline__ void load(float4 (&v)[G], int kl, bool vec) const {
+#pragma unroll
+    for (int l = 0; l < G; l++) {
+      const float *s = src + l * gstep;
+      const int q = KCONT ? kq : kq + l * DG;
+      /* e: how many of the group's 4 elements exist */
+      const int e = KCONT ? (l < valid ? min(4, max(0, kl - q)) : 0) : (q < kl ? valid : 0);
+      if (e == 4) {
+        if (vec)
+          v[l] = *reinterpret_cast<const float4 *>(s);
+        else
+          v[l] = make_float4(s[0], s[1], s[2], s[3]);
+      } else { /* the k tail, the last rows of m or n, or outside */
+        v[l].x = e > 0 ? s[0] : 0.0f;
+        v[l].y = e > 1 ? s[1] : 0.0f;
+        v[l].z = e > 2 ? s[2] : 0.0f;
+        v[l].w = 0.0f;
+      }
+    }
+  }
+
+  /* Load a k tile known to lie wholly inside the matrix (interior blocks, all but the last k
+   * tile): no guard, so no branch in the loop. VEC: 16-byte loads, else 4 scalar ones. */
+  template <bool VEC>
+  __device__ __forceinline__ void load_full(float4 (&v)[G]) const {
+#pragma unroll
+    for (int l = 0; l < G; l++) {
+      const float *s = src + l * gstep;
+      v[l] = VEC ? *reinterpret_cast<const float4 *>(s) : make_float4(s[0], s[1], s[2], s[3]);
+    }
+  }
+
+  __device__ __forceinline__ void advance() { src += step; }
+
+  /* Store the loaded groups into the k-major tile s[p * SR + r]. */
+  __device__ __forceinline__ void store(float *s, const float4 (&v)[G]) const {
+#pragma unroll
+    for (int l = 0; l < G; l++) {
+      if (KCONT) {
+        float *d = s + at + l * DG;
+        d[0 * SR] = v[l].x;
+        d[1 * SR] = v[l].y;
+        d[2 * SR] = v[l].z;
+        d[3 * SR] = v[l].w;
+      } else {
+        *reinterpret_cast<float4 *>(s + at + l * DG * SR) = v[l];
+      }
+    }
+  }
+};
+
+/* How the k loop loads: GUARDED (any tile), FULL_VEC and FULL_SCALAR (tiles wholly inside the
+ * matrix, with and without 16-byte loads). */
+enum { GUARDED = 0, FULL_VEC = 1, FULL_SCALAR = 2 };
+template <int M>
+struct load_mode {
+  static constexpr int value = M;
+};
+
+/* C(row, col..col+3) of this thread's 4-wide piece: alpha * acc + beta * C, beta == 0 never
+ * reading C, only columns < n written. */
+__device__ __forceinline__ void store_c4(float *__restrict__ c, idx_t row, idx_t col, idx_t n,
+                                         idx_t ldc, bool vec, float alpha, float4 v, float beta) {
+  float *d = c + row * ldc + col;
+  if (vec && col + 3 < n) {
+    float4 o = make_float4(alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w);
+    if (beta != 0.0f) {
+      const float4 old = *reinterpret_cast<const float4 *>(d);
+      o.x += beta * old.x;
+      o.y += beta * old.y;
+      o.z += beta * old.z;
+      o.w += beta * old.w;
+    }
+    *reinterpret_cast<float4 *>(d) = o;
+  } else {
+    const float e[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+      if (col + j < n) store_c(d, j, alpha, e[j], beta);
+  }
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool KA, bool KB>
+__device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alpha,
+                                           const float *__restrict__ a, idx_t lda,
+                                           const float *__restrict__ b, idx_t ldb, float beta,
+                                           float *__restrict__ c, idx_t ldc, float *smem) {
+  constexpr int WARPS_N = BN / WN, NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
+  constexpr int LM = WM / TM, LN = WN / TN; /* lanes of a warp along m and along n */
+  constexpr int SA = BM + 4, SB = BN + 4;   /* shared row strides (tile_loader::SR) */
+  constexpr int TILE = BK * (SA + SB);       /* floats in one buffer */
+  static_assert(LM * LN == 32, "a warp's 32 lanes must tile the warp tile exactly");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "micro-tiles are made of 4 x 4 pieces");
+  static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0, "tile shapes");
+
+  /* float4 accesses need a 16-byte boundary. CUDA's dynamic shared memory has it; the OpenCL
+   * twin rounds its __local pointer up here into the 16 bytes of slack (rounding a generic
+   * pointer in CUDA would turn the shared loads into generic ones). */
+
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+  const int lm = lane / LN, ln = lane % LN;
+  const int am = wm0 + 4 * lm, bn = wn0 + 4 * ln; /* first row / column this lane reads */
+
+  /* Split-K: slice z of gridDim.z takes k in [z * kc, min(k, (z + 1) * kc)), kc a multiple of BK,
+   * and writes alpha * acc to its own m x ldc slab of the workspace (beta ignored). */
+  const int splits = gridDim.z;
+  idx_t kbeg = 0, kend = k;
+  if (splits > 1) {
+    const idx_t kc = ((k + splits - 1) / splits + BK - 1) / BK * BK;
+    kbeg = min(k, (idx_t)blockIdx.z * kc);
+    kend = min(k, kbeg + kc);
+    c += (idx_t)blockIdx.z * m * ldc;
+    beta = 0.0f;
+  }
+  const int nk = (int)((kend - kbeg + BK - 1) / BK);
+
+  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
+  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
+  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+
+  /* Block order: a bijection of the grid, BAND tile columns at a time, so the blocks resident at
+   * once share A and B panels in L2. The y grid-stride loop below then steps from the swizzled
+   * row, which keeps every tile covered once however gridDim.y was capped. */
+  const tile_xy sw = band_order(BAND);
+  const idx_t n0 = (idx_t)sw.x * BN;
+
+  for (idx_t ty = sw.y; ty * BM < m; ty += gridDim.y) {
+    const idx_t m0 = ty * BM;
+    /* A warp whose whole warp tile lies outside C skips the arithmetic (edge tiles of ragged
+     * sizes get cheaper); it still loads and reaches every barrier. */
+    const bool active = m0 + wm0 < m && n0 + wn0 < n;
+
+    tile_loader<BM, BK, NT, KA> la;
+    tile_loader<BN, BK, NT, KB> lb;
+    la.init(a, lda, m0, m, kbeg, t);
+    lb.init(b, ldb, n0, n, kbeg, t);
+    float4 ra[tile_loader<BM, BK, NT, KA>::G], rb[tile_loader<BN, BK, NT, KB>::G];
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+
+    if (nk > 0) {
+      const int kl = (int)min((idx_t)BK, kend - kbeg);
+      la.load(ra, kl, va);
+      lb.load(rb, kl, vb);
+      la.store(smem, ra);
+      lb.store(smem + BK * SA, rb);
+    }
+    __syncthreads();
+
+    /* One k tile: prefetch the next one into registers, multiply this one, store the next one
+     * into the other buffer, barrier. MODE picks the loads of the prefetch. */
+    int kt = 0;
+    auto k_tiles = [&](auto mode, int kt_end) {
+      constexpr int MODE = decltype(mode)::value;
+      for (; kt < kt_end; kt++) {
+        float *cur = smem + (kt & 1) * TILE, *nxt = smem + ((kt & 1) ^ 1) * TILE;
+        const bool more = MODE != GUARDED || kt + 1 < nk;
+        /* Prefetch: the next k tile's loads are in flight while this one is multiplied. */
+        if (more) {
+          la.advance();
+          lb.advance();
+          if (MODE == GUARDED) {
+            const int kl = (int)min((idx_t)BK, kend - kbeg - (idx_t)(kt + 1) * BK);
+            la.load(ra, kl, va);
+            lb.load(rb, kl, vb);
+          } else {
+            la.template load_full<MODE == FULL_VEC>(ra);
+            lb.template load_full<MODE == FULL_VEC>(rb);
+          }
+        }
+        if (active) {
+          const float *as = cur + am, *bs = cur + BK * SA + bn;
+#pragma unroll
+          for (int p = 0; p < BK; p++) {
+            float af[TM], bf[TN];
+#pragma unroll
+            for (int i = 0; i < TM / 4; i++) {
+              const float4 v = *reinterpret_cast<const float4 *>(as + p * SA + i * 4 * LM);
+              af[4 * i + 0] = v.x;
+              af[4 * i + 1] = v.y;
+              af[4 * i + 2] = v.z;
+              af[4 * i + 3] = v.w;
+            }
+#pragma unroll
+            for (int j = 0; j < TN / 4; j++) {
+              const float4 v = *reinterpret_cast<const float4 *>(bs + p * SB + j * 4 * LN);
+              bf[4 * j + 0] = v.x;
+              bf[4 * j + 1] = v.y;
+              bf[4 * j + 2] = v.z;
+              bf[4 * j + 3] = v.w;
+            }
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+              for (int j = 0; j < TN; j++) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
+          }
+        }
+        /* The other buffer was last read before the previous barrier: fill it now. */
+        if (more) {
+          la.store(nxt, ra);
+          lb.store(nxt + BK * SA, rb);
+        }
+        __syncthreads();
+      }
+    };
+    /* Interior blocks prefetch k tiles 1 .. nk-2 without guards (only the last k tile can be
+     * partial); everything else, and the last steps, go through the guarded loads. */
+    if (m0 + BM <= m && n0 + BN <= n) {
+      if (va && vb)
+        k_tiles(load_mode<FULL_VEC>(), nk - 2);
+      else
+        k_tiles(load_mode<FULL_SCALAR>(), nk - 2);
+    }
+    k_tiles(load_mode<GUARDED>(), nk);
+
+    /* Epilogue: 4 x 4 pieces, each row of a piece one float4 where C allows it. */
+#pragma unroll
+    for (int i = 0; i < TM / 4; i++)
+#pragma unroll
+      for (int ii = 0; ii < 4; ii++) {
+        const idx_t row = m0 + am + i * 4 * LM + ii;
+        if (row < m) {
+#pragma unroll
+          for (int j = 0; j < TN / 4; j++) {
+            const float4 v = make_float4(acc[4 * i + ii][4 * j + 0], acc[4 * i + ii][4 * j + 1],
+                                         acc[4 * i + ii][4 * j + 2], acc[4 * i + ii][4 * j + 3]);
+            store_c4(c, row, n0 + bn + j * 4 * LN, n, ldc, vc, alpha, v, beta);
+          }
+        }
+      }
+  }
+}
+
+} /* namespace duet_fast */
+
+/* fast: C = alpha * op(A) * op(B) + beta * C over a 1D block of sgemm_fast_threads<...>() threads
+ * and sgemm_fast_smem<...>() bytes of dynamic shared memory, grid
+ * (ceil(n / BN), min(ceil(m / BM), 65535), splits).
+ * gridDim.z == 1: BLAS semantics, beta == 0 never reads C.
+ * gridDim.z > 1 (split-K): slice z takes k in [z * kc, min(k, (z + 1) * kc)),
+ *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes alpha * acc to
+ *   c + z * m * ldc (a workspace; beta is ignored and C not read); then
+ *   sgemm_splitk_reduce_body adds the slices into C. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND>
+__device__ __forceinline__ void sgemm_fast_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                float alpha, const float *__restrict__ a, idx_t lda,
+                                                const float *__restrict__ b, idx_t ldb, float beta,
+                                                float *__restrict__ c, idx_t ldc, float *smem) {
+  /* The transposes decide which loader runs (memory along k or along m/n): one copy of the
+   * kernel per combination, so the inner loops carry no branch on them. */
+  if (!ta) {
+    if (!tb)
+      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, true, false>(
+          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+    else
+      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, true, true>(
+          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+  } else {
+    if (!tb)
+      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, false, false>(
+          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+    else
+      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, false, true>(
+          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+  }
+}
+
+/* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C (alpha was applied
+ * by the slices; beta == 0 never reads C). One thread per element, any 2D block, grid-stride in
+ * both directions. */
+__device__ __forceinline__ void sgemm_splitk_reduce_body(idx_t m, idx_t n, int splits,
+                                                         const float *__restrict__ work,
+                                                         float beta, float *__restrict__ c,
+                                                         idx_t ldc) {
+  const idx_t slab = m * n;
+  for (idx_t i = (idx_t)blockIdx.y * blockDim.y + threadIdx.y; i < m;
+       i += (idx_t)gridDim.y * blockDim.y)
+    for (idx_t j = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+         j += (idx_t)gridDim.x * blockDim.x) {
+      const float *w = work + i * n + j;
+      float s = 0.0f;
+      for (int z = 0; z < splits; z++) s += w[z * slab];
+      store_c(c, i * ldc + j, 1.0f, s, beta);
+    }
+}
+
+#endif
