@@ -41,15 +41,16 @@ fi
 cd /tmp/duet
 
 # compute-sanitizer crashes under synccheck on the tests' OpenMP threads: one thread for it.
-if has sanitize; then # in the background: small tier, CUDA only, beside make check
-  (for tool in memcheck racecheck synccheck; do
-    for t in test_transpose test_gemm test_manifest; do
-      OMP_NUM_THREADS=1 DUET_BACKEND=cuda DUET_TEST_LARGE=0 compute-sanitizer --tool $tool --error-exitcode 9 \
-        tests/$t >"$logs/sanitizer-$tool-$t.log" 2>&1
-      echo "compute-sanitizer --tool $tool $t: rc=$? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|^harness:' "$logs/sanitizer-$tool-$t.log" | tr '\n' ' ')"
+if has sanitize; then # in the background, all at once: small tier, CUDA only, beside make check
+  for tool in memcheck racecheck synccheck; do
+    for t in ${SANITIZE_TESTS:-test_manifest test_transpose test_gemm}; do
+      [ $t = test_gemm ] && [ $tool != memcheck ] && continue # the others cover its kernels
+      (OMP_NUM_THREADS=1 DUET_BACKEND=cuda DUET_TEST_LARGE=0 timeout ${SANITIZE_TIMEOUT:-400} \
+        compute-sanitizer --tool $tool --error-exitcode 9 tests/$t >"$logs/sanitizer-$tool-$t.log" 2>&1
+      echo "compute-sanitizer --tool $tool $t: rc=$? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|^harness:' "$logs/sanitizer-$tool-$t.log" | tr '\n' ' ')" \
+        >"$logs/sanitizer-$tool-$t.summary") &
     done
-  done >"$logs/sanitizer-summary.txt") &
-  sanitizer_pid=$!
+  done
 fi
 
 if has check; then
@@ -64,9 +65,9 @@ if has check; then
 fi
 
 if has sanitize; then
-  wait $sanitizer_pid
+  wait
   echo "=== compute-sanitizer"
-  cat "$logs/sanitizer-summary.txt"
+  cat "$logs"/sanitizer-*.summary | tee "$logs/sanitizer-summary.txt"
 fi
 
 if has bench; then
@@ -74,10 +75,18 @@ if has bench; then
   B=tools/duet-bench
   $B list | tee "$logs/bench-list.txt"
   export DUET_OPENCL_PLATFORM=NVIDIA
-  for r in ${BENCH_ROUTINES:-transpose copy gemm}; do
+  for r in ${BENCH_ROUTINES:-gemm transpose copy}; do
     sizes=1024,4095,4096,4097,8192
-    [ $r = gemm ] && sizes=1024,2048,4096,8192
-    $B $r --variant all --sizes $sizes --plot "$logs/$r.png" 2>"$logs/bench-$r.err" | tee "$logs/bench-$r.txt"
+    [ $r = gemm ] && sizes=1024,2048,4096,8192,4095,4097
+    $B $r --backend all --variant all --sizes $sizes --plot "$logs/$r.png" 2>"$logs/bench-$r.err" |
+      tee "$logs/bench-$r.txt"
+  done
+  # Small calls: host cost per call against the raw launch, and the 1024^2 transpose timed
+  # one launch per event pair and 20 back-to-back.
+  $B launch --backend all 2>&1 | tee "$logs/bench-launch.txt"
+  for batch in 1 20; do
+    $B transpose --backend all --variant padded,auto --sizes 1024 --batch $batch 2>/dev/null |
+      tee "$logs/bench-transpose-1024-batch$batch.txt"
   done
 fi
 

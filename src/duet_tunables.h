@@ -39,8 +39,9 @@
  * GEMM_SPLITK_MIN_K, _MAX ... at most _MAX slices, each of at least _MIN_K of k
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
- * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out; the fast tiles and the split-K
- * policy from a sweep of about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
+ * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
+ * 1-3% in a sweep of 17 transpose shapes; the fast tiles and the split-K policy from a sweep of
+ * about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
  * (docs/manifest.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, padded-wide
  * never beats padded, so AUTO does not take it; fast at 64 x 64 is 12-15x tiled); default: the
  * H100's shapes where they are safe on any GPU, with the smaller tiles that need fewer registers.
@@ -49,7 +50,7 @@
 #define DUET__TUNABLES(X)                 \
   X(TRANSPOSE_TILE,          32,  32,  32) \
   X(TRANSPOSE_ROWS,           8,   8,   4) \
-  X(TRANSPOSE_BAND,          32,  32,  32) \
+  X(TRANSPOSE_BAND,          32,   8,  32) \
   X(TRANSPOSE_WIDE_TILE,     64,  64,  64) \
   X(TRANSPOSE_WIDE_ROWS,     16,  16,  16) \
   X(TRANSPOSE_AUTO_ALIGN,    32,  32,   0) \
