@@ -1,4 +1,4 @@
-# duet-bench throughput plot, H100 run of 2026-11-21: gnuplot copy.gp
+# duet-bench throughput plot: gnuplot copy.gp
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
   set terminal pngcairo noenhanced size 1100,380
 } else {

@@ -1,4 +1,4 @@
-# duet-bench throughput plot, H100 run of 2026-11-21: gnuplot gemm.gp
+# duet-bench throughput plot: gnuplot gemm.gp
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
   set terminal pngcairo noenhanced size 1100,380
 } else {
@@ -16,10 +16,14 @@ set ylabel 'GFLOP/s'
 plot 'gemm.dat' index 0 using 1:3:xtic(2) with linespoints title 'cuda:0 naive', \
      '' index 1 using 1:3:xtic(2) with linespoints title 'cuda:0 coalesced', \
      '' index 2 using 1:3:xtic(2) with linespoints title 'cuda:0 tiled', \
-     '' index 3 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas', \
-     '' index 4 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas-tf32', \
-     '' index 5 using 1:3:xtic(2) with linespoints title 'opencl:0 naive', \
-     '' index 6 using 1:3:xtic(2) with linespoints title 'opencl:0 coalesced', \
-     '' index 7 using 1:3:xtic(2) with linespoints title 'opencl:0 tiled', \
-     '' index 8 using 1:3:xtic(2) with linespoints title 'opencl:0 clblast'
+     '' index 3 using 1:3:xtic(2) with linespoints title 'cuda:0 register', \
+     '' index 4 using 1:3:xtic(2) with linespoints title 'cuda:0 fast', \
+     '' index 5 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas', \
+     '' index 6 using 1:3:xtic(2) with linespoints title 'cuda:0 cublas-tf32', \
+     '' index 7 using 1:3:xtic(2) with linespoints title 'opencl:0 naive', \
+     '' index 8 using 1:3:xtic(2) with linespoints title 'opencl:0 coalesced', \
+     '' index 9 using 1:3:xtic(2) with linespoints title 'opencl:0 tiled', \
+     '' index 10 using 1:3:xtic(2) with linespoints title 'opencl:0 register', \
+     '' index 11 using 1:3:xtic(2) with linespoints title 'opencl:0 fast', \
+     '' index 12 using 1:3:xtic(2) with linespoints title 'opencl:0 clblast'
 unset multiplot
