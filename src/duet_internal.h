@@ -177,9 +177,11 @@ typedef struct {
 /* Runs a plan: every step is loaded and checked (fit, grid, signature) before the first is
  * enqueued, so a plan either runs whole or not at all. */
 int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n);
-/* One launch; the argument count comes from the array, never from the caller. */
+/* Argument counts come from the arrays, never from a literal. */
+#define DUET__COUNT(args) ((unsigned)(sizeof(args) / sizeof((args)[0])))
+/* One launch. */
 #define DUET__LAUNCH(ctx, k, rows, cols, args) \
-  duet__run_one(ctx, k, rows, cols, args, (unsigned)(sizeof(args) / sizeof((args)[0])))
+  duet__run_one(ctx, k, rows, cols, args, DUET__COUNT(args))
 int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const duet__arg *args,
                   unsigned nargs);
 /* Scratch device memory of at least `bytes` from the context's arena, valid until the next call

@@ -68,8 +68,10 @@ static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k,
 /* fast: one launch, or a plan of two: the slices write alpha * their partial product into the
  * context's arena (beta 0, ld n), then the reduction adds them into C with beta. Where the arena
  * cannot grow, one slice: slower, never wrong. */
-static int run_fast(duet_ctx *ctx, const duet__arg *gemm_args, size_t m, size_t n, size_t k,
-                    float beta, duet_buf *c, size_t ldc) {
+typedef duet__arg gemm_args[13]; /* sgemm's signature, "iilllfmlmlfml" */
+
+static int run_fast(duet_ctx *ctx, const gemm_args args, size_t m, size_t n, size_t k, float beta,
+                    duet_buf *c, size_t ldc) {
   unsigned splits;
   const duet__kernel kernel = fast_plan(ctx, m, n, k, &splits);
   size_t bytes;
@@ -80,11 +82,12 @@ static int run_fast(duet_ctx *ctx, const duet__arg *gemm_args, size_t m, size_t 
     ctx->last_error[0] = '\0'; /* an arena that cannot grow is no failure of this call */
   }
   if (splits == 1) {
-    const duet__step one = {kernel, m, n, 1, gemm_args, 13};
+    const duet__step one = {kernel, m,    n,
+                            1,      args, (unsigned)(sizeof(gemm_args) / sizeof(duet__arg))};
     return duet__run(ctx, &one, 1);
   }
-  duet__arg sliced[13];
-  memcpy(sliced, gemm_args, sizeof sliced);
+  gemm_args sliced;
+  memcpy(sliced, args, sizeof sliced);
   sliced[10] = duet__arg_f32(0.0f); /* beta: the slices never read the workspace */
   sliced[11].u.mem = work;
   sliced[12] = duet__arg_i64(n);
@@ -92,8 +95,8 @@ static int run_fast(duet_ctx *ctx, const duet__arg *gemm_args, size_t m, size_t 
                               duet__arg_i32((int)splits), {.kind = DUET__ARG_MEM, .u.mem = work},
                               duet__arg_f32(beta),        duet__arg_mem(c),
                               duet__arg_i64(ldc)};
-  const duet__step plan[] = {{kernel, m, n, splits, sliced, 13},
-                             {DUET__K_SGEMM_SPLITK_REDUCE, m, n, 1, reduce, 7}};
+  const duet__step plan[] = {{kernel, m, n, splits, sliced, DUET__COUNT(sliced)},
+                             {DUET__K_SGEMM_SPLITK_REDUCE, m, n, 1, reduce, DUET__COUNT(reduce)}};
   return duet__run(ctx, plan, 2);
 }
 
@@ -127,11 +130,11 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
     return DUET__LAUNCH(ctx, DUET__K_SCALE, m, n, args);
   }
   if (v == DUET_GEMM_AUTO && (status = pick_auto(ctx, m, &v))) return status;
-  const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
-                            duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
-                            duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
-                            duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
-                            duet__arg_i64(ldc)};
+  const gemm_args args = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
+                          duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
+                          duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
+                          duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
+                          duet__arg_i64(ldc)};
   if (v == DUET_GEMM_FAST) return run_fast(ctx, args, m, n, k, beta, c, ldc);
   return DUET__LAUNCH(ctx, gemm_variants[v].kernel, m, n, args);
 }
