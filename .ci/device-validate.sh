@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Validation on the lent GPU machine (no libtool there): unpack the `make dist` tarball carried in
 # .carry/, build with both backends required, run the whole harness (CUDA, NVIDIA OpenCL and
 # PoCL), compute-sanitizer on every CUDA kernel, then the bench. Logs go to $OUT/logs.tar.gz.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA backend: the runtime API from plain C. One non-blocking stream per duet_ctx; kernels
  * are the nvcc-compiled ones of kernels_cu/, one instantiation per tuning set, found through
  * their registry tables and launched with cudaLaunchKernel, the C spelling of

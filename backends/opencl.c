@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenCL backend: one context, device and in-order profiling queue per duet_ctx. Each kernel
  * group (kernels_cl/common.cl followed by kernels_cl/<group>.cl, embedded at build time) is its
  * own program, built on the first use of one of its kernels with the -D options the manifest

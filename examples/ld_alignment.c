@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an odd leading dimension costs: times the padded transpose and the copy kernel on an
  * n x n matrix stored with ld = n, and again with ld rounded up to a multiple of 32 floats
  * (128 bytes), on the best device duet finds.

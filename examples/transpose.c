@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program outside the tree: build with  cc transpose.c $(pkg-config --cflags --libs duet)
  * Transposes a small matrix on the best device duet finds and checks the result. */
 #include <duet.h>

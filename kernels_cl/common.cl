@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the OpenCL kernels; kernels_cu/common.cuh holds their CUDA twins.
  * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). Every kernel group's program is this file
  * followed by the group's own file (copy.cl, transpose.cl, gemm.cl, ...).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Writes a C file that holds each given .cl file as one NUL-terminated string, preceded by a #line
 # directive so that build logs name the right file and line, and a table duet__cl_sources of
 # {name, text} rows, name being the file's base name without .cl (the manifest's group name),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SGEMM, row-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  *
  * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Transposes: out (cols x rows) = in^T (rows x cols), out-of-place.
  *
  * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the CUDA kernels; kernels_cl/common.cl holds their OpenCL twins. */
 #ifndef DUET_CU_COMMON_CUH
 #define DUET_CU_COMMON_CUH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* duet_copy: a coalesced 2D copy, the bandwidth reference for the transposes; and duet_scale,
  * C = beta * C in the same geometry, for sgemm's k == 0 and alpha == 0 cases.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SGEMM, row-major: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  *
  * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set; defaults):

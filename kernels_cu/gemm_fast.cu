@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SGEMM register and fast, and the split-K reduction: the __global__ entry points over the
  * device bodies of gemm_fast.cuh, one instantiation per tuning set, for two groups: gemm_fast
  * (register, fast at the GEMM_FAST_ tile, the reduction) and gemm_fast_small (fast at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SGEMM, the two fast steps: "register" (2D register blocking) and "fast" (everything that gets
  * to cuBLAS). Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  * Device-side bodies only: the __global__ wrappers and the launch geometry live elsewhere.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs nvcc under libtool's compile mode. libtool adds the C compiler's PIC flag, -fPIC, which
 # nvcc rejects unless it is handed to the host compiler: rewrite it. Between --host and
 # --end-host come the user's CPPFLAGS and CFLAGS: -D, -U and -I reach nvcc itself (so device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How the CUDA backend finds the kernels nvcc compiled: each kernels_cu/<group>.cu exports one
  * table per group it serves, duet__cu_kernels_<GROUP>, with a row per kernel and tuning set,
  * ended by a NULL name.

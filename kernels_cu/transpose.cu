@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Transposes: out (cols x rows) = in^T (rows x cols), out-of-place.
  *
  * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set; defaults):

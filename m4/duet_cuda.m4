@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DUET_CHECK_CUDA: the optional CUDA backend.
 # --with-cuda[=DIR] requires it (DIR: the toolkit root), --without-cuda turns it off, and by
 # default it is built when nvcc, the headers and the static runtime are found.

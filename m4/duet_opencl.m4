@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DUET_CHECK_OPENCL: the optional OpenCL backend.
 # --with-opencl[=DIR] requires it (DIR: a prefix with include/CL/cl.h and the libOpenCL loader),
 # --without-opencl turns it off, and by default it is built when pkg-config's OpenCL module or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DUET_CHECK_PEERS: libraries the bench compares against, never dependencies of libduet.
 # cuBLAS comes with the CUDA toolkit (needs the CUDA backend); CLBlast through pkg-config (needs
 # the OpenCL backend). --without-peers turns both off.

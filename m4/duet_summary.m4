@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DUET_SUMMARY: what configure decided, printed last.
 AC_DEFUN([DUET_SUMMARY], [
   AS_IF([test "$duet_cuda_happy" = yes],

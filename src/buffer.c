@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device buffers: checks here, the memory itself in the backend. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Backends compiled in, context creation and the calls that only forward to a backend. */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* duet: the same GPU kernels through CUDA and OpenCL, behind one C API.
  *
  * Conventions
@@ -55,6 +56,10 @@ typedef enum {
 #undef DUET__STATUS_ENUM
 } duet_status;
 
+/* The version this header belongs to; duet_version() gives the library's, as "MAJOR.MINOR.PATCH". */
+#define DUET_VERSION_MAJOR 0
+#define DUET_VERSION_MINOR 1
+#define DUET_VERSION_PATCH 0
 DUET_EXTERN const char *duet_version(void);
 /* Never NULL, also for unknown codes. */
 DUET_EXTERN const char *duet_strerror(int status);

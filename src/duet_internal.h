@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal contract between the backend-neutral core (src/) and the backends (backends/).
  * Names with duet__ are internal; nothing here is installed. */
 #ifndef DUET_INTERNAL_H

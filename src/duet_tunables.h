@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tuning database: every tunable of every kernel, with one value per device set, in the
  * manner of CLBlast's database. It is the single source of the values: the core sizes launches
  * from it, the OpenCL backend passes them as -D options when it builds a kernel group, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-context failure text. The library never prints unless DUET_VERBOSE=1 asks it to. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device events: markers in the context's queue, for timing. */
 #include <stdlib.h>
 

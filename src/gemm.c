@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Single-precision GEMM with BLAS semantics, row-major. */
 #include <string.h>
 

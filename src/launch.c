@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernels loaded on first use, plans of launches checked whole before any is enqueued, and the
  * per-context scratch arena that multi-launch routines take their temporaries from. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel manifest: one row per kernel of kernels_cu/ and kernels_cl/ (see manifest.h). */
 #include "manifest.h"
 

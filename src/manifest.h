@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel manifest: the one description of every kernel of both trees (src/manifest.c holds
  * the rows). A backend turns a row plus the context's tunable values into a loaded kernel; the
  * core sizes every launch from the row's shape function and checks every argument list against

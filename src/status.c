@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status codes: names and messages from the one table in duet.h. */
 #include "duet_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Transpose and the copy that is its bandwidth reference. */
 #include "duet_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which tunable values a context gets: the database of src/duet_tunables.h, a set chosen from
  * what the backend says of the device, and the environment's overrides. */
 #include <errno.h>

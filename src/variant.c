@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Variant names: "auto" is row 0 of every table, the variants follow in enum order. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # duet-bench's own test: its command line and output formats on tiny sizes (tests/local.mk, which
 # defines TESTS, is included before this file). It runs tools/duet-bench, which `make check`
 # builds first as part of `all`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One transpose or copy case, checked bit for bit against the CPU. */
 #include <math.h>
 #include <string.h>

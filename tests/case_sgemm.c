@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One sgemm case against a CPU reference that accumulates in double. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Enumeration of backend x device contexts, case reporting and the seeded PRNG. */
 #include "harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test harness shared by every tests/test_*.c: device enumeration, case reporting, seeded
  * random data, guarded device matrices and the CPU-checked transpose/copy/sgemm cases.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests, included by the top-level Makefile.am: one harness library that every program links,
 # built by `make check` alone, and seven programs run by automake's parallel driver (exit 77 =
 # SKIP). Each prints one line per case and a final "harness: N passed, N failed, N skipped"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device matrices with guard values in their ld padding and past their end. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The API around the kernels: status codes and names, backends, contexts and the environment
  * that steers them, buffers and events. */
 #include <limits.h>
@@ -42,6 +43,11 @@ static void check_status_table(void) {
   }
   harness_case_begin(&c, NULL, "duet_version");
   harness_expect(&c, duet_version() && *duet_version(), "empty or NULL");
+  char header[32];
+  snprintf(header, sizeof header, "%d.%d.%d", DUET_VERSION_MAJOR, DUET_VERSION_MINOR,
+           DUET_VERSION_PATCH);
+  harness_expect(&c, duet_version() && strcmp(duet_version(), header) == 0,
+                 "duet_version() = %s, but duet.h says %s", duet_version(), header);
   harness_case_end(&c);
 }
 

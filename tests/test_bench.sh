@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # duet-bench's command line and output formats (table, CSV, JSON, plot files) on tiny sizes, the
 # launch command's rows and numbers, and that a wrong kernel result is reported as "verified: no",
 # untimed, with exit status 1. The wrong result comes from a test-only hook

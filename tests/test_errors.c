@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every bad argument: the documented status, a fresh last_error, no buffer touched, and a
  * context that still computes correctly afterwards. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A seeded random loop over transpose, copy and sgemm: random shapes, leading dimensions,
  * variants, transposes and buffer sizes, some of them wrong on purpose (too small a buffer, an
  * ld below the columns, an unknown variant, a NULL or aliased buffer). A model of the argument

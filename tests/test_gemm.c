@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgemm: every variant, transpose combination, ld and alpha/beta against a double CPU GEMM. */
 #include "harness.h"
 

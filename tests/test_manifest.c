@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernels as data: every tuning set runs every kernel correctly on every backend (each backend
  * refuses, at load, a compiled kernel whose block or shared memory disagrees with the core's
  * launch: CUDA through its registry rows, OpenCL through reqd_work_group_size); DUET_TUNE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Several threads, each with its own context, created at the same moment as the process's first
  * contexts (the ICD loader's first platform query crashed PoCL when raced), then each running a
  * transpose and an sgemm at the same time and checking them against the CPU. The workers use

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Transpose (every variant) and copy, bit-exact against the CPU, with guarded buffers. */
 #include "harness.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs one test program under a time limit, so that a hung kernel fails that program alone and
 # the rest of `make check` goes on. DUET_TEST_TIMEOUT sets the limit in seconds (default 900,
 # well above the large tier's two minutes on an H100). timeout's 124 is a FAIL to automake.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* duet-bench: the types shared by its files and the one function each file offers the others.
  *
  * A run is a list of blocks, one per (routine, size). A block runs the same host data through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU baselines of seed 000, single-threaded, in float like the kernels: the naive triple
  * loop and the loop over SBLK x SBLK blocks. Unlike the seed's, the blocked loops also handle the
  * leftovers when SBLK does not divide the size. */

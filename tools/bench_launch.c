@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `duet-bench launch`: what one small duet call costs the host, next to a raw launch of a minimal
  * kernel on the same queue (bench_raw.h).
  *

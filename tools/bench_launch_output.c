@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The launch command's output, in the formats of the other commands: a table and CSV streamed a
  * device at a time, JSON as one document at the end. Times are microseconds per call. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* duet-bench: command dispatch, device selection and the loop over blocks (routine x size). */
 #include "config.h"
 

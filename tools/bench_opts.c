@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command line: subcommands, options, usage. Every bad value is reported here, before any device
  * is touched, and exits 2. */
 #include "config.h"

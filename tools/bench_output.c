@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The three output formats on stdout: a table (streamed block by block), CSV (streamed) and
  * JSON (one document at the end). Rows that are not timed have no numbers in any format. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --plot: throughput against size, one panel per routine and one line per device x variant.
  * Writes FILE.dat and FILE.gp next to FILE.png and runs gnuplot on them when it is installed, so
  * that the plot can be redrawn or restyled later without rerunning the benchmark. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA half of the raw baseline (bench_raw.h): a copy kernel compiled into duet-bench and
  * launched with cudaLaunchKernel, the same call duet's CUDA backend makes, on duet's stream. */
 #include <cstdio>

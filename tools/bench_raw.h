@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The baseline of `duet-bench launch`: a minimal copy kernel with duet_copy's parameters, launched
  * straight through the vendor API (cudaLaunchKernel, clEnqueueNDRangeKernel) on duet's own queue
  * and buffers, with its arguments set once at open. The difference between a duet call and this

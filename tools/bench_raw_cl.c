@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenCL half of the raw baseline (bench_raw.h): a minimal copy kernel built from source in
  * the context of duet's queue and enqueued with clEnqueueNDRangeKernel, the same call duet's
  * OpenCL backend makes. Its arguments are set once here, as a hand-written caller would. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rows a block can have: duet's kernels, the reference, the peers and the CPU baselines,
  * how each is launched, which are selected, and which one the others are compared with. */
 #include "config.h"

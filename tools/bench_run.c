@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running a row: one verification run, warm-up, then the timed repetitions.
  *
  * Device rows are timed with duet events around each launch. The repetitions are all enqueued

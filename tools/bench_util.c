@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small helpers: clock, random numbers, statistics, progress, growing arrays. */
 #include "config.h"
 

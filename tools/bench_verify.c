@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A block's host data (random inputs) and the CPU reference every row is checked against. */
 #include "config.h"
 

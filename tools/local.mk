@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # duet-bench: the benchmark CLI, installed as `duet-bench`. Its peers (cuBLAS, CLBlast) are linked
 # into it alone, never into libduet, and each builds as its own convenience library so that its
 # include path stays on its own files: the CUDA toolkit's CL/cl.h would shadow the system one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The libraries duet-bench compares against. Each runs on duet's own buffers and in duet's own
  * queue (through duet_buf_native and duet_ctx_native_queue), so duet's events time it exactly as
  * they time duet's kernels. All calls only enqueue; they return 0, or -1 with a message in err.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CLBlast on duet's OpenCL buffers and queue. CLBlast takes row-major layouts directly. */
 #include "config.h"
 

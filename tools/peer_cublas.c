@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cuBLAS on duet's CUDA buffers and stream. duet is row-major and cuBLAS column-major: a
  * row-major matrix is its own transpose seen column-major, so row-major C = A*B is computed as
  * column-major C^T = B^T * A^T (operands swapped, m and n swapped) and nothing is copied. */
