@@ -24,7 +24,7 @@
  *     (it rounds its pointer up); CUDA's dynamic shared memory is aligned already.
  *   Wrapper: __launch_bounds__(sgemm_fast_threads<...>(), sgemm_fast_min_blocks<...>()).
  *   Split-K over gridDim.z (see sgemm_fast_body).
- *   H100 (measured, .sweep/NOTES.md): <256, 128, 8, 64, 64, 16, 8, 8>, 256 threads, one block
+ *   H100 (measured, docs/results/h100.md): <256, 128, 8, 64, 64, 16, 8, 8>, 256 threads, one block
  *   per SM (253 registers, no spill); where that gives fewer tiles than SMs (n = 1024):
  *   <128, 128, 8, 32, 64, 8, 8, 16>, 256 threads, two blocks per SM, with 4-way split-K.
  *   Assumed (static_assert): TM, TN, BK multiples of 4; (WM/TM) * (WN/TN) = 32; BM/4 and BN/4
