@@ -121,6 +121,7 @@ static int cu_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = (unsigned)p->warpSize;
   info->global_mem_bytes = p->totalGlobalMem;
+  info->cache_bytes = p->l2CacheSize > 0 ? (size_t)p->l2CacheSize : 0;
   info->shared_mem_bytes = p->sharedMemPerBlock;
   return DUET_OK;
 }

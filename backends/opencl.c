@@ -440,6 +440,10 @@ static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = warp_size(ctx);
   info->global_mem_bytes = (size_t)global;
+  cl_ulong cache = 0;
+  if (clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL) ==
+      CL_SUCCESS)
+    info->cache_bytes = (size_t)cache;
   info->shared_mem_bytes = ctx->caps.shared_bytes;
   return DUET_OK;
 }

@@ -104,6 +104,7 @@ typedef struct {
    * (duet_ctx_info never builds kernels to find out). */
   unsigned warp_size;
   size_t global_mem_bytes;
+  size_t cache_bytes; /* the last-level cache in front of global memory (CUDA: L2); 0: unknown */
   size_t shared_mem_bytes; /* per block / work-group */
 } duet_device_info;
 

@@ -81,11 +81,28 @@ count_is "CSV transpose rows verified exactly" 6 "$(grep -c ',yes,exact,' "$tmp/
 count_is "CSV rows of size 33x33" 3 "$(grep -c '^transpose,33,33,,' "$tmp/csv.out")"
 expect "no progress on a redirected stderr" test ! -s "$tmp/csv.err"
 
+# --plot to a path that cannot be written is bad usage, said before the run: no table.
+# shellcheck disable=SC2086
+run badplot transpose $sel --sizes 16 --reps 2 --plot "$tmp/no-such-dir/x.png"
+count_is "--plot into a missing folder exits 2" 2 "$rc"
+count_is "... before any row is printed" 0 "$(grep -c '^16x16' "$tmp/badplot.out")"
+
+# A peer this build lacks is bad usage, not an empty table.
+for peer in cublas clblast; do
+  case $peer in cublas) have=cuBLAS routine=gemm ;; clblast) have=CLBlast routine=transpose ;; esac
+  grep -q "peers compiled in:.*$have" "$tmp/list.out" && continue
+  # shellcheck disable=SC2086
+  run nopeer $routine $sel --sizes 16 --reps 2 --variant $peer
+  count_is "--variant $peer without $have exits 2" 2 "$rc"
+done
+
 # --batch: N launches per timed run, divided by N; the table says so.
 # shellcheck disable=SC2086
 run batch transpose $sel --sizes 16 --reps 2 --warmup 1 --variant padded --batch 3
 count_is "transpose --batch 3 exits 0" 0 "$rc"
 expect "the table names the batch" grep -q "3 back-to-back launches" "$tmp/batch.out"
+# The rotation of inputs reads the device's cache size, and the device line shows it.
+expect "the device line shows its cache" grep -Eq 'compute units, [0-9]+ MiB cache' "$tmp/batch.out"
 # shellcheck disable=SC2086
 run badbatch transpose $sel --sizes 16 --batch 0
 count_is "--batch 0 is bad usage" 2 "$rc"

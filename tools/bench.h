@@ -14,7 +14,8 @@
 
 /* The H100's L2. Working sets below it are rotated among several input sets, so that repeated
  * runs do not find their inputs in cache. */
-#define BENCH_L2_BYTES (50u << 20)
+/* The cache that input rotation must defeat, where the device does not report one. */
+#define BENCH_CACHE_FALLBACK (64u << 20)
 #define BENCH_MAX_SETS 8
 #define BENCH_MAX_SIZES 64
 #define BENCH_MAX_DEVS 32
@@ -212,6 +213,8 @@ const bench_row_def *bench_rows(size_t *n);
 int bench_row_selected(const bench_opts *o, const bench_row_def *row);
 /* Whether `name` names a row of a selected routine (for option checking). */
 int bench_row_name_known(unsigned routines, const char *name);
+/* Whether this build has a row of that name (a peer configure did not find has none). */
+int bench_row_name_built(unsigned routines, const char *name);
 int bench_row_runs_on(const bench_row_def *row, const bench_dev *dev);
 /* Sets vs_ref and reference of the block's rows r[0..n); see the definition for the rules. */
 void bench_rows_apply_reference(bench_result *r, size_t n);

@@ -2,9 +2,11 @@
 /* duet-bench: command dispatch, device selection and the loop over blocks (routine x size). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -58,6 +60,20 @@ static void print_tuning(const duet_ctx *ctx) {
     col += printf("%s", item);
   }
   printf("\n");
+}
+
+/* The plot is written after the whole run: a path that cannot be written is bad usage, said
+ * before the run rather than after it. A file made only to find out is removed again. */
+static int plot_path_writable(const char *path) {
+  const int existed = access(path, F_OK) == 0;
+  FILE *f = fopen(path, "a");
+  if (!f) {
+    fprintf(stderr, "duet-bench: cannot write the plot '%s': %s\n", path, strerror(errno));
+    return 0;
+  }
+  fclose(f);
+  if (!existed) remove(path);
+  return 1;
 }
 
 static int do_list(void) {
@@ -226,6 +242,7 @@ int main(int argc, char **argv) {
   int st = bench_parse_opts(argc, argv, &o);
   if (st) return st == 1 ? 0 : st;
   if (o.list) return do_list();
+  if (o.plot && !plot_path_writable(o.plot)) return 2;
 
   bench_dev devs[BENCH_MAX_DEVS];
   int ndev = 0;

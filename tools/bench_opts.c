@@ -136,6 +136,11 @@ static int check_variants(const bench_opts *o) {
   for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
     if (!bench_row_name_known(o->routines, tok))
       return bad("unknown --variant '%s' for this command (see --help)", tok);
+    else if (!bench_row_name_built(o->routines, tok))
+      return bad(
+          "--variant '%s': that peer is not built into this duet-bench (configure did not "
+          "find it; see 'duet-bench list')",
+          tok);
   return 0;
 }
 

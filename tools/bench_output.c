@@ -217,8 +217,9 @@ void bench_json_devices(bench_dev *devs, int ndev) {
     bench_json_str(i->version);
     printf(
         ", \"type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %zu, "
-        "\"shared_mem_bytes\": %zu}",
-        devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes, i->shared_mem_bytes);
+        "\"shared_mem_bytes\": %zu, \"cache_bytes\": %zu}",
+        devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes, i->shared_mem_bytes,
+        i->cache_bytes);
   }
   printf("\n  ]");
 }
@@ -227,9 +228,9 @@ static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench
   printf("{\n  \"tool\": \"duet-bench\", \"version\": \"%s\",\n", duet_version());
   printf(
       "  \"timing\": {\"method\": \"device events around each run, median of reps\", "
-      "\"warmup\": %d, \"reps\": %d, \"batch\": %d, \"reps_adaptive\": %s, \"l2_bytes\": %u, "
+      "\"warmup\": %d, \"reps\": %d, \"batch\": %d, \"reps_adaptive\": %s, "
       "\"total_method\": \"host monotonic clock around blocking write, kernel, read\"},\n",
-      o->warmup, o->reps, o->batch, o->reps_given ? "false" : "true", BENCH_L2_BYTES);
+      o->warmup, o->reps, o->batch, o->reps_given ? "false" : "true");
   printf("  \"verify\": %s, \"seed\": %llu,\n", o->verify ? "true" : "false",
          (unsigned long long)o->seed);
   bench_json_devices(devs, ndev);
@@ -243,9 +244,10 @@ static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench
 
 void bench_device_lines(bench_dev *devs, int ndev, const char *extra) {
   for (int d = 0; d < ndev; d++)
-    printf("  %s:%d  %s (%s, %u compute units%s)\n", duet_backend_name(devs[d].backend),
-           devs[d].device, devs[d].info.name, devs[d].is_cpu ? "CPU" : "GPU",
-           devs[d].info.compute_units, extra);
+    printf("  %s:%d  %s (%s, %u compute units, %zu MiB cache%s)\n",
+           duet_backend_name(devs[d].backend), devs[d].device, devs[d].info.name,
+           devs[d].is_cpu ? "CPU" : "GPU", devs[d].info.compute_units,
+           devs[d].info.cache_bytes >> 20, extra);
 }
 
 /* ---- entry points ------------------------------------------------------------------------ */
@@ -298,8 +300,10 @@ void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const benc
         sqrt((double)BENCH_FULL_VERIFY_ELEMS));
   else
     printf("verified: SKIPPED (--no-verify).\n");
-  printf("Inputs that fit in a %u MB L2 rotate among up to %d sets.", BENCH_L2_BYTES >> 20,
-         BENCH_MAX_SETS);
+  printf(
+      "Inputs that fit in a device's cache (its L2, as the device reports it) rotate among up\n"
+      "to %d sets.",
+      BENCH_MAX_SETS);
   if (o->total)
     printf(
         " total ms: host clock around the blocking\n  host-to-device writes, the kernel and "

@@ -218,8 +218,16 @@ int bench_row_selected(const bench_opts *o, const bench_row_def *row) {
   return in_list(o->variants, short_name(row));
 }
 
+int bench_row_name_built(unsigned routines, const char *name) {
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    if ((routines & (1u << rows[i].routine)) && rows[i].kind != BENCH_ROW_CPU &&
+        strcmp(short_name(&rows[i]), name) == 0)
+      return 1;
+  return 0;
+}
+
 int bench_row_name_known(unsigned routines, const char *name) {
-  /* Every peer name, also those this build lacks: their rows are then simply absent. */
+  /* Every peer name, also those this build lacks (bench_row_name_built tells them apart). */
   static const struct {
     bench_routine routine;
     const char *name;
@@ -228,10 +236,7 @@ int bench_row_name_known(unsigned routines, const char *name) {
                {BENCH_GEMM, "clblast"},
                {BENCH_TRANSPOSE, "cublas-geam"},
                {BENCH_TRANSPOSE, "clblast"}};
-  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-    if ((routines & (1u << rows[i].routine)) && rows[i].kind != BENCH_ROW_CPU &&
-        strcmp(short_name(&rows[i]), name) == 0)
-      return 1;
+  if (bench_row_name_built(routines, name)) return 1;
   for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++)
     if ((routines & (1u << peers[i].routine)) && strcmp(peers[i].name, name) == 0) return 1;
   return 0;

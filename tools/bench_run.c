@@ -21,11 +21,13 @@ int bench_duet_error(bench_job *job, int status, const char *call) {
   return status;
 }
 
-/* Rotate inputs when one set would sit in L2 between runs: ceil(3 * L2 / set) sets. */
+/* Rotate inputs when one set would sit in the device's cache (L2 on a GPU, the last level on a
+ * CPU) between runs: ceil(3 * cache / set) sets. */
 static int sets_for(const bench_host *h, const bench_dev *dev) {
   size_t set = (h->a_elems + h->b_elems + h->out_elems) * sizeof(float);
-  if (set >= BENCH_L2_BYTES) return 1;
-  size_t n = (3 * (size_t)BENCH_L2_BYTES + set - 1) / set;
+  const size_t cache = dev->info.cache_bytes ? dev->info.cache_bytes : BENCH_CACHE_FALLBACK;
+  if (set >= cache) return 1;
+  size_t n = (3 * cache + set - 1) / set;
   if (n > BENCH_MAX_SETS) n = BENCH_MAX_SETS;
   while (n > 1 && n * set > dev->info.global_mem_bytes / 2) n--;
   return (int)n;
