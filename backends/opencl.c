@@ -43,6 +43,7 @@ typedef struct {
   cl_command_queue queue;
   cl_program programs[DUET__G_COUNT]; /* built on first use */
   size_t preferred_multiple;          /* of the first kernel built, for the warp size */
+  cl_ulong max_alloc, global_mem;     /* what one buffer and all of them may hold */
 } cl_impl;
 
 typedef struct {
@@ -267,8 +268,12 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
     im->queue = clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (!im->queue) failed = "clCreateCommandQueue";
   }
-  if (!failed && (err = read_caps(im->device, &ctx->caps)) != CL_SUCCESS)
-    failed = "clGetDeviceInfo";
+  if (!failed && (err = read_caps(im->device, &ctx->caps)) == CL_SUCCESS &&
+      (err = clGetDeviceInfo(im->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof im->max_alloc,
+                             &im->max_alloc, NULL)) == CL_SUCCESS)
+    err = clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof im->global_mem,
+                          &im->global_mem, NULL);
+  if (!failed && err != CL_SUCCESS) failed = "clGetDeviceInfo";
   if (!failed) return DUET_OK;
   int status = cl_fail(ctx, err, failed);
   cl_ctx_close(ctx);
@@ -386,10 +391,10 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   if (required > limit) limit = required;
   cl_loaded *loaded = calloc(1, sizeof *loaded);
   if (!loaded || strlen(d->sig) > CL_MAX_ARGS) {
+    const int status = loaded ? DUET_EINVAL : DUET_ENOMEM; /* decided before loaded is freed */
     free(loaded);
     clReleaseKernel(kern);
-    return duet__fail(ctx, loaded ? DUET_EINVAL : DUET_ENOMEM,
-                      "opencl: cannot hold the arguments of %s", d->name);
+    return duet__fail(ctx, status, "opencl: cannot hold the arguments of %s", d->name);
   }
   loaded->kernel = kern;
   if (!im->preferred_multiple) im->preferred_multiple = multiple;
@@ -427,19 +432,13 @@ static unsigned warp_size(duet_ctx *ctx) {
 
 static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   cl_impl *im = IMPL(ctx);
-  cl_uint units = 0;
-  cl_ulong global = 0;
   info_string(im->device, CL_DEVICE_NAME, info->name, sizeof info->name);
   info_string(im->device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
   info_string(im->device, CL_DEVICE_VERSION, info->version, sizeof info->version);
-  cl_int err = clGetDeviceInfo(im->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetDeviceInfo");
-  info->compute_units = units;
+  info->compute_units = ctx->caps.compute_units;
   info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = warp_size(ctx);
-  info->global_mem_bytes = (size_t)global;
+  info->global_mem_bytes = (size_t)im->global_mem;
   cl_ulong cache = 0;
   if (clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL) ==
       CL_SUCCESS)
@@ -461,17 +460,12 @@ static int cl_finish(duet_ctx *ctx) {
  * so out-of-memory surfaces here; it waits for the queue's earlier work. */
 static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
   cl_impl *im = IMPL(ctx);
-  cl_ulong max_alloc = 0, global = 0;
-  cl_int err =
-      clGetDeviceInfo(im->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetDeviceInfo");
-  if (bytes > max_alloc || bytes > global)
+  if (bytes > im->max_alloc || bytes > im->global_mem)
     return duet__fail(ctx, DUET_ENOMEM,
                       "opencl: %zu bytes exceed the device's largest allocation (%llu bytes) or "
                       "its memory (%llu bytes)",
-                      bytes, (unsigned long long)max_alloc, (unsigned long long)global);
+                      bytes, (unsigned long long)im->max_alloc, (unsigned long long)im->global_mem);
+  cl_int err;
   cl_mem m = clCreateBuffer(im->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (!m) return cl_fail(ctx, err, "clCreateBuffer");
   cl_event done;

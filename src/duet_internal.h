@@ -197,6 +197,9 @@ int duet__tuning_resolve(duet_ctx *ctx);
  * out of host memory. */
 char *duet__group_options(const duet_ctx *ctx, duet__group g);
 
+/* Blocks (or tiles) of b that cover a. */
+static inline size_t duet__ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+
 /* Argument checks, each returning DUET_OK or DUET_EINVAL with the last-error text set. */
 int duet__check_ctx(const duet_ctx *ctx, const char *func);
 int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,

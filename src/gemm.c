@@ -44,8 +44,6 @@ static int pick_auto(duet_ctx *ctx, size_t m, duet_gemm_variant *v) {
   return DUET_OK;
 }
 
-static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
-
 /* How fast covers C: the big tile where it gives enough tiles to fill the compute units, else
  * the small tile, split along k into slices where even its tiles leave units idle (at n = 1024
  * the H100's 256 x 128 tile gives 32 tiles for 132 SMs; 128 x 128 with 4 slices fills them). */
@@ -53,11 +51,11 @@ static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k,
   const int *t = ctx->tun;
   const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
   *splits = 1;
-  const size_t big =
-      ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_BM]) * ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_BN]);
+  const size_t big = duet__ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_BM]) *
+                     duet__ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_BN]);
   if (big * 100 >= units * (size_t)t[DUET__T_GEMM_FAST_BIG_PCT]) return DUET__K_SGEMM_FAST;
-  const size_t small = ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_SMALL_BM]) *
-                       ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_SMALL_BN]);
+  const size_t small = duet__ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_SMALL_BM]) *
+                       duet__ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_SMALL_BN]);
   const size_t slots = units * (size_t)t[DUET__T_GEMM_FAST_SMALL_PER_CU];
   size_t s = small >= slots ? 1 : (slots + small / 2) / small;
   if (s > (size_t)t[DUET__T_GEMM_SPLITK_MAX]) s = (size_t)t[DUET__T_GEMM_SPLITK_MAX];

@@ -35,8 +35,6 @@ int duet__kernel_fits(duet_ctx *ctx, duet__kernel id, int *fits) {
   return status;
 }
 
-static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
-
 /* The step's launch: its output covered by the kernel's tiles, y capped at the backend's grid
  * limit (the kernels walk the rest in a loop). */
 static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, duet__launch *l) {
@@ -49,8 +47,8 @@ static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, 
                       d->name, s->block_x * s->block_y, s->shared_bytes,
                       ctx->caps.max_block_threads, k->max_threads, ctx->caps.shared_bytes);
   const size_t x = s->x_walks_rows ? st->rows : st->cols, y = s->x_walks_rows ? st->cols : st->rows;
-  const size_t tiles_y = ceil_div(y, s->tile_y);
-  l->grid[0] = ceil_div(x, s->tile_x);
+  const size_t tiles_y = duet__ceil_div(y, s->tile_y);
+  l->grid[0] = duet__ceil_div(x, s->tile_x);
   l->grid[1] = tiles_y < ctx->caps.max_grid[1] ? tiles_y : ctx->caps.max_grid[1];
   l->grid[2] = st->z ? st->z : 1;
   l->block[0] = s->block_x;
