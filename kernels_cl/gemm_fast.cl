@@ -454,7 +454,9 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
   }
 }
 
-/* fast: C = alpha * op(A) * op(B) + beta * C.
+/* fast: C = alpha * op(A) * op(B) + beta * C, on the matrices that start a_off, b_off and c_off
+ * floats into their buffers (a piece of C, as the core's strip plans take; OpenCL 1.2 cannot
+ * offset a buffer on the host without sub-buffer alignment rules).
  * get_num_groups(2) == 1: BLAS semantics, beta == 0 never reads C.
  * get_num_groups(2) > 1 (split-K): slice z takes k in [z * kc, min(k, (z + 1) * kc)),
  *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes alpha * acc to
@@ -464,8 +466,11 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
  * combination, so the inner loops carry no branch on them. */
 __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fast(
     int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t lda, __global const float *restrict b, idx_t ldb, float beta,
-    __global float *restrict c, idx_t ldc, __local float *smem) {
+    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
+    __global float *restrict c, idx_t c_off, idx_t ldc, __local float *smem) {
+  a += a_off;
+  b += b_off;
+  c += c_off;
   if (!ta) {
     if (!tb)
       fast_tiles(true, false, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
@@ -479,8 +484,8 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
   }
 }
 
-/* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C (alpha was applied
- * by the slices; beta == 0 never reads C). One work-item per element, any 2D work-group,
+/* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C, C starting c_off
+ * floats into its buffer (alpha was applied by the slices; beta == 0 never reads C). One work-item per element, any 2D work-group,
  * grid-stride in both directions. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
@@ -490,8 +495,9 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
 #endif
 __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
                                        __global const float *restrict work, float beta,
-                                       __global float *restrict c, idx_t ldc) {
+                                       __global float *restrict c, idx_t c_off, idx_t ldc) {
   const idx_t slab = m * n;
+  c += c_off;
   for (idx_t i = get_global_id(1); i < m; i += get_global_size(1))
     for (idx_t j = get_global_id(0); j < n; j += get_global_size(0)) {
       __global const float *w = work + i * n + j;

@@ -45,24 +45,26 @@ __global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
                                                          beta, c, ldc, smem);
 }
 
-/* The register cap that __launch_bounds__ derives from min_blocks is what keeps the big tile's
+/* fast works on the matrices that start a_off, b_off and c_off floats into their buffers, as the
+ * OpenCL twin must (a piece of C for the core's strip plans). The register cap that __launch_bounds__ derives from min_blocks is what keeps the big tile's
  * 16 x 8 accumulators at 253 registers without spills (H100, cuobjdump --res-usage). */
 template <int S, template <int> class CFG>
 __global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
     duet_sgemm_fast(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                    const float *__restrict__ a, idx_t lda, const float *__restrict__ b, idx_t ldb,
-                    float beta, float *__restrict__ c, idx_t ldc) {
+                    const float *__restrict__ a, idx_t a_off, idx_t lda,
+                    const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
+                    float *__restrict__ c, idx_t c_off, idx_t ldc) {
   using C = CFG<S>;
   extern __shared__ float smem[];
   sgemm_fast_body<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND>(
-      ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+      ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, smem);
 }
 
 template <int S>
 __global__ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
                                          const float *__restrict__ work, float beta,
-                                         float *__restrict__ c, idx_t ldc) {
-  sgemm_splitk_reduce_body(m, n, splits, work, beta, c, ldc);
+                                         float *__restrict__ c, idx_t c_off, idx_t ldc) {
+  sgemm_splitk_reduce_body(m, n, splits, work, beta, c + c_off, ldc);
 }
 
 /* Both groups name their fast kernel duet_sgemm_fast, as the OpenCL programs do. */

@@ -97,6 +97,14 @@ extern const duet__backend_ops duet__opencl_backend;
 
 #define DUET__ERRLEN 8192
 
+/* The arena's regions: one per temporary that a plan may need at the same time. */
+typedef enum {
+  DUET__ARENA_WORK,   /* split-K partial products */
+  DUET__ARENA_PACK_A, /* an operand copied to a leading dimension that allows vector loads */
+  DUET__ARENA_PACK_B,
+  DUET__ARENA_COUNT
+} duet__arena_region;
+
 struct duet_ctx {
   const duet__backend_ops *ops;
   void *impl;
@@ -105,8 +113,9 @@ struct duet_ctx {
   duet__tuning_set set;
   int tun[DUET__T_COUNT]; /* the values this context's kernels are built and launched with */
   duet__loaded kernels[DUET__K_COUNT];
-  void *arena; /* scratch device memory for multi-launch routines, grown on demand */
-  size_t arena_bytes;
+  /* Scratch device memory for multi-launch routines, one region per use, grown on demand. */
+  void *arena[DUET__ARENA_COUNT];
+  size_t arena_bytes[DUET__ARENA_COUNT];
   size_t live;   /* buffers and events not yet destroyed: each holds the context open */
   int destroyed; /* duet_ctx_destroy was called; freed when `live` reaches 0 */
   char last_error[DUET__ERRLEN];
@@ -185,9 +194,10 @@ int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n);
   duet__run_one(ctx, k, rows, cols, args, DUET__COUNT(args))
 int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const duet__arg *args,
                   unsigned nargs);
-/* Scratch device memory of at least `bytes` from the context's arena, valid until the next call
- * that takes it (the queue is in order, so work already enqueued keeps its view). */
-int duet__arena(duet_ctx *ctx, size_t bytes, void **mem);
+/* Scratch device memory of at least `bytes` from region r of the context's arena, valid until
+ * the next call that takes that region (the queue is in order, so work already enqueued keeps
+ * its view). */
+int duet__arena(duet_ctx *ctx, duet__arena_region r, size_t bytes, void **mem);
 void duet__arena_free(duet_ctx *ctx);
 
 /* ---- tuning (src/tuning.c) ------------------------------------------------------------------- */

@@ -38,6 +38,12 @@
  * GEMM_FAST_SMALL_PER_CU  ... with split-K where its tiles do not fill this many blocks per
  *                         compute unit: splits = round(units * this / tiles) ...
  * GEMM_SPLITK_MIN_K, _MAX ... at most _MAX slices, each of at least _MIN_K of k
+ * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
+ *                         cutting it off saves a wave of tiles, fast runs it as a strip of its
+ *                         own (small tiles, split-K); 0: never
+ * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
+ *                         at one that is (vector loads), where the multiply does at least this
+ *                         many flops per byte the copies move
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
  * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
@@ -82,7 +88,9 @@
   X(GEMM_FAST_BIG_PCT,       75,  75,  75) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_MIN_K,      256, 256, 256) \
-  X(GEMM_SPLITK_MAX,          8,   8,   8)
+  X(GEMM_SPLITK_MAX,          8,   8,   8) \
+  X(GEMM_FAST_STRIPS,         1,   1,   1) \
+  X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256)
 // clang-format on
 
 typedef enum {

@@ -64,39 +64,164 @@ static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k,
   return DUET__K_SGEMM_FAST_SMALL;
 }
 
-/* fast: one launch, or a plan of two: the slices write alpha * their partial product into the
- * context's arena (beta 0, ld n), then the reduction adds them into C with beta. Where the arena
- * cannot grow, one slice: slower, never wrong. */
-typedef duet__arg gemm_args[13]; /* sgemm's signature, "iilllfmlmlfml" */
+/* ---- fast's plans ------------------------------------------------------------------------ */
 
-static int run_fast(duet_ctx *ctx, const gemm_args args, size_t m, size_t n, size_t k, float beta,
-                    duet_buf *c, size_t ldc) {
+/* A matrix of a fast call: its memory, where it starts in it (floats) and its ld. */
+typedef struct {
+  duet__arg mem;
+  size_t off, ld;
+} operand;
+
+typedef struct {
+  int ta, tb;
+  size_t m, n, k;
+  float alpha, beta;
+  operand a, b, c;
+} fast_call;
+
+/* A piece of C that one fast launch (or a split-K pair) computes: rows [r0, r0 + rows) and
+ * columns [c0, c0 + cols). */
+typedef struct {
+  size_t r0, rows, c0, cols;
+  duet__kernel kernel;
   unsigned splits;
-  const duet__kernel kernel = fast_plan(ctx, m, n, k, &splits);
-  size_t bytes;
-  void *work = NULL;
-  if (splits > 1 && (__builtin_mul_overflow((size_t)splits * m, n * sizeof(float), &bytes) ||
-                     duet__arena(ctx, bytes, &work) != DUET_OK)) {
-    splits = 1;
+} piece;
+
+enum { MAX_ARGS = 16 }; /* fast's signature, the longest here */
+typedef struct {
+  duet__step step[8]; /* two packs, then up to three pieces of two launches each */
+  duet__arg args[8][MAX_ARGS];
+  unsigned n;
+} plan;
+
+static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned z,
+                     const duet__arg *args, unsigned nargs) {
+  memcpy(p->args[p->n], args, nargs * sizeof *args);
+  p->step[p->n] = (duet__step){k, rows, cols, z, p->args[p->n], nargs};
+  p->n++;
+}
+
+static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
+  const int *t = ctx->tun;
+  const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
+  return duet__ceil_div(duet__ceil_div(rows, (size_t)t[DUET__T_GEMM_FAST_BM]) *
+                            duet__ceil_div(cols, (size_t)t[DUET__T_GEMM_FAST_BN]),
+                        units);
+}
+
+/* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
+ * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 SMs: 561
+ * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
+ * and split-K as few tiles do. */
+static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, piece out[3]) {
+  const int *t = ctx->tun;
+  const size_t bm = (size_t)t[DUET__T_GEMM_FAST_BM], bn = (size_t)t[DUET__T_GEMM_FAST_BN];
+  const size_t cut_m = m > bm && m % bm <= bm / 2 ? m % bm : 0;
+  const size_t cut_n = n > bn && n % bn <= bn / 2 ? n % bn : 0;
+  unsigned splits, best = 0;
+  if (t[DUET__T_GEMM_FAST_STRIPS] && (cut_m || cut_n) &&
+      fast_plan(ctx, m, n, k, &splits) == DUET__K_SGEMM_FAST) {
+    size_t best_waves = waves(ctx, m, n);
+    for (unsigned o = 1; o < 4; o++) { /* bit 0: cut rows, bit 1: cut columns */
+      if (((o & 1) && !cut_m) || ((o & 2) && !cut_n)) continue;
+      const size_t w = waves(ctx, m - (o & 1 ? cut_m : 0), n - (o & 2 ? cut_n : 0));
+      if (w < best_waves) best_waves = w, best = o;
+    }
+  }
+  const size_t mm = m - (best & 1 ? cut_m : 0), nn = n - (best & 2 ? cut_n : 0);
+  unsigned count = 0;
+  out[count++] = (piece){0, mm, 0, nn, DUET__K_SGEMM_FAST, 1};
+  if (nn < n) out[count++] = (piece){0, mm, nn, n - nn, DUET__K_SGEMM_FAST, 1};
+  if (mm < m) out[count++] = (piece){mm, m - mm, 0, n, DUET__K_SGEMM_FAST, 1};
+  for (unsigned i = 0; i < count; i++)
+    out[i].kernel = fast_plan(ctx, out[i].rows, out[i].cols, k, &out[i].splits);
+  return count;
+}
+
+/* An operand whose ld is not a multiple of 4 loads one float at a time (n = 4095 on the H100:
+ * 0.88 of n = 4096's rate). Where the multiply is long enough to pay for it, it is copied into
+ * the arena at an ld that is, and the plan reads the copy. */
+static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t rows, size_t cols,
+                 duet__arena_region r) {
+  const size_t ld = (cols + 3) / 4 * 4;
+  const double copied = 8.0 * (double)rows * (double)cols; /* read and written */
+  void *mem;
+  if (x->ld % 4 == 0 || 2.0 * (double)f->m * (double)f->n * (double)f->k <
+                            copied * ctx->tun[DUET__T_GEMM_PACK_MIN_INTENSITY])
+    return;
+  if (duet__arena(ctx, r, rows * ld * sizeof(float), &mem) != DUET_OK) {
     ctx->last_error[0] = '\0'; /* an arena that cannot grow is no failure of this call */
+    return;
   }
-  if (splits == 1) {
-    const duet__step one = {kernel, m,    n,
-                            1,      args, (unsigned)(sizeof(gemm_args) / sizeof(duet__arg))};
-    return duet__run(ctx, &one, 1);
+  const duet__arg move[] = {duet__arg_i64(rows),
+                            duet__arg_i64(cols),
+                            x->mem,
+                            duet__arg_i64(x->ld),
+                            {.kind = DUET__ARG_MEM, .u.mem = mem},
+                            duet__arg_i64(ld)};
+  add_step(p, DUET__K_COPY, rows, cols, 1, move, DUET__COUNT(move));
+  *x = (operand){{.kind = DUET__ARG_MEM, .u.mem = mem}, 0, ld};
+}
+
+/* A piece's launches: one, or split-K's two: the slices write alpha * their partial product into
+ * the arena (beta 0, ld cols), then the reduction adds them into C with beta. */
+static void add_piece(plan *p, const fast_call *f, const piece *q, void *work) {
+  const operand *a = &f->a, *b = &f->b, *c = &f->c;
+  const size_t a_off = a->off + (f->ta ? q->r0 : q->r0 * a->ld);
+  const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
+  const size_t c_off = c->off + q->r0 * c->ld + q->c0;
+  const int split = q->splits > 1;
+  const duet__arg work_mem = {.kind = DUET__ARG_MEM, .u.mem = work};
+  const duet__arg args[] = {duet__arg_i32(f->ta),
+                            duet__arg_i32(f->tb),
+                            duet__arg_i64(q->rows),
+                            duet__arg_i64(q->cols),
+                            duet__arg_i64(f->k),
+                            duet__arg_f32(f->alpha),
+                            a->mem,
+                            duet__arg_i64(a_off),
+                            duet__arg_i64(a->ld),
+                            b->mem,
+                            duet__arg_i64(b_off),
+                            duet__arg_i64(b->ld),
+                            duet__arg_f32(split ? 0.0f : f->beta),
+                            split ? work_mem : c->mem,
+                            duet__arg_i64(split ? 0 : c_off),
+                            duet__arg_i64(split ? q->cols : c->ld)};
+  add_step(p, q->kernel, q->rows, q->cols, q->splits, args, DUET__COUNT(args));
+  if (!split) return;
+  const duet__arg reduce[] = {duet__arg_i64(q->rows),        duet__arg_i64(q->cols),
+                              duet__arg_i32((int)q->splits), work_mem,
+                              duet__arg_f32(f->beta),        c->mem,
+                              duet__arg_i64(c_off),          duet__arg_i64(c->ld)};
+  add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, reduce, DUET__COUNT(reduce));
+}
+
+/* fast: the operands packed where that pays, C in pieces, each piece split along k where its
+ * tiles leave compute units idle. Where the arena cannot grow, no packing or one slice: slower,
+ * never wrong. */
+static int run_fast(duet_ctx *ctx, fast_call f) {
+  plan p = {.n = 0};
+  piece pieces[3];
+  const unsigned count = cut_pieces(ctx, f.m, f.n, f.k, pieces);
+  size_t work_bytes = 0;
+  for (unsigned i = 0; i < count; i++) {
+    size_t bytes;
+    if (pieces[i].splits > 1 &&
+        !__builtin_mul_overflow((size_t)pieces[i].splits * pieces[i].rows,
+                                pieces[i].cols * sizeof(float), &bytes) &&
+        bytes > work_bytes)
+      work_bytes = bytes;
   }
-  gemm_args sliced;
-  memcpy(sliced, args, sizeof sliced);
-  sliced[10] = duet__arg_f32(0.0f); /* beta: the slices never read the workspace */
-  sliced[11].u.mem = work;
-  sliced[12] = duet__arg_i64(n);
-  const duet__arg reduce[] = {duet__arg_i64(m),           duet__arg_i64(n),
-                              duet__arg_i32((int)splits), {.kind = DUET__ARG_MEM, .u.mem = work},
-                              duet__arg_f32(beta),        duet__arg_mem(c),
-                              duet__arg_i64(ldc)};
-  const duet__step plan[] = {{kernel, m, n, splits, sliced, DUET__COUNT(sliced)},
-                             {DUET__K_SGEMM_SPLITK_REDUCE, m, n, 1, reduce, DUET__COUNT(reduce)}};
-  return duet__run(ctx, plan, 2);
+  void *work = NULL;
+  if (work_bytes && duet__arena(ctx, DUET__ARENA_WORK, work_bytes, &work) != DUET_OK) {
+    ctx->last_error[0] = '\0';
+    for (unsigned i = 0; i < count; i++) pieces[i].splits = 1;
+  }
+  pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, DUET__ARENA_PACK_A);
+  pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, DUET__ARENA_PACK_B);
+  for (unsigned i = 0; i < count; i++) add_piece(&p, &f, &pieces[i], work);
+  return duet__run(ctx, p.step, p.n);
 }
 
 int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
@@ -129,11 +254,23 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
     return DUET__LAUNCH(ctx, DUET__K_SCALE, m, n, args);
   }
   if (v == DUET_GEMM_AUTO && (status = pick_auto(ctx, m, &v))) return status;
-  const gemm_args args = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
-                          duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
-                          duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
-                          duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
-                          duet__arg_i64(ldc)};
-  if (v == DUET_GEMM_FAST) return run_fast(ctx, args, m, n, k, beta, c, ldc);
+  if (v == DUET_GEMM_FAST) {
+    const fast_call f = {.ta = ta,
+                         .tb = tb,
+                         .m = m,
+                         .n = n,
+                         .k = k,
+                         .alpha = alpha,
+                         .beta = beta,
+                         .a = {duet__arg_mem(a), 0, lda},
+                         .b = {duet__arg_mem(b), 0, ldb},
+                         .c = {duet__arg_mem(c), 0, ldc}};
+    return run_fast(ctx, f);
+  }
+  const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
+                            duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
+                            duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
+                            duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
+                            duet__arg_i64(ldc)};
   return DUET__LAUNCH(ctx, gemm_variants[v].kernel, m, n, args);
 }

@@ -86,7 +86,7 @@ static int check_args(duet_ctx *ctx, const duet__step *st) {
   return DUET_OK;
 }
 
-#define DUET__MAX_PLAN 4
+#define DUET__MAX_PLAN 8
 
 int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
   duet__launch launches[DUET__MAX_PLAN];
@@ -113,22 +113,24 @@ int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const
   return duet__run(ctx, &step, 1);
 }
 
-int duet__arena(duet_ctx *ctx, size_t bytes, void **mem) {
-  if (bytes > ctx->arena_bytes) {
+int duet__arena(duet_ctx *ctx, duet__arena_region r, size_t bytes, void **mem) {
+  if (bytes > ctx->arena_bytes[r]) {
     void *grown = NULL;
     int status = ctx->ops->mem_alloc(ctx, bytes, &grown);
     if (status) return status;
     /* Both runtimes keep the old memory alive for work already enqueued on it. */
-    duet__arena_free(ctx);
-    ctx->arena = grown;
-    ctx->arena_bytes = bytes;
+    if (ctx->arena[r]) ctx->ops->mem_free(ctx, ctx->arena[r]);
+    ctx->arena[r] = grown;
+    ctx->arena_bytes[r] = bytes;
   }
-  *mem = ctx->arena;
+  *mem = ctx->arena[r];
   return DUET_OK;
 }
 
 void duet__arena_free(duet_ctx *ctx) {
-  if (ctx->arena) ctx->ops->mem_free(ctx, ctx->arena);
-  ctx->arena = NULL;
-  ctx->arena_bytes = 0;
+  for (int r = 0; r < DUET__ARENA_COUNT; r++) {
+    if (ctx->arena[r]) ctx->ops->mem_free(ctx, ctx->arena[r]);
+    ctx->arena[r] = NULL;
+    ctx->arena_bytes[r] = 0;
+  }
 }

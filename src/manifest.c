@@ -76,6 +76,10 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 /* ---- the rows -------------------------------------------------------------------------------- */
 #define MOVE_SIG "llmlml"        /* rows, cols, in, ld_in, out, ld_out */
 #define GEMM_SIG "iilllfmlmlfml" /* ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc */
+/* fast: each matrix with its offset in floats, so that a plan can give it a piece of C */
+#define FAST_SIG                                                                     \
+  "iilllfmllmllfmlls" /* ta, tb, m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, \
+                         c, c_off, ldc, scratch */
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
 #define STAGED_TUNABLES                                                                \
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | \
@@ -108,11 +112,11 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_SGEMM_REGISTER] = {"duet_sgemm_register", DUET__G_GEMM_FAST, GEMM_SIG "s",
                                 REG_TUNABLES, shape_sgemm_register},
     /* grid z: split-K slices writing into a workspace (see gemm.c) */
-    [DUET__K_SGEMM_FAST] = {"duet_sgemm_fast", DUET__G_GEMM_FAST, GEMM_SIG "s",
+    [DUET__K_SGEMM_FAST] = {"duet_sgemm_fast", DUET__G_GEMM_FAST, FAST_SIG,
                             FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast},
-    [DUET__K_SGEMM_FAST_SMALL] = {"duet_sgemm_fast", DUET__G_GEMM_FAST_SMALL, GEMM_SIG "s",
+    [DUET__K_SGEMM_FAST_SMALL] = {"duet_sgemm_fast", DUET__G_GEMM_FAST_SMALL, FAST_SIG,
                                   FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small},
-    /* m, n, splits, work, beta, c, ldc: C = sum of the slices + beta * C */
-    [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfml",
+    /* m, n, splits, work, beta, c, c_off, ldc: C = sum of the slices + beta * C */
+    [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfmll",
                                      TRANSPOSE_TUNABLES, shape_copy},
 };

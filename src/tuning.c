@@ -50,14 +50,24 @@ static duet__tuning_set pick(const duet__caps *c) {
   return DUET__SET_DEFAULT;
 }
 
-/* $DUET_TUNE: "NAME=V,NAME=V", each V a positive integer (TRANSPOSE_AUTO_ALIGN may be 0). */
+/* The tunables some kernel is built with; the rest steer the core's plans alone. */
+static uint64_t kernel_tunables(void) {
+  uint64_t used = 0;
+  for (int k = 0; k < DUET__K_COUNT; k++) used |= duet__manifest[k].tunables;
+  return used;
+}
+
+/* Tunables whose 0 means "off" or "always" rather than nothing. */
+static int zero_allowed(int t) {
+  return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_GEMM_FAST_STRIPS ||
+         t == DUET__T_GEMM_PACK_MIN_INTENSITY;
+}
+
+/* $DUET_TUNE: "NAME=V,NAME=V", each V a positive integer (zero_allowed ones may be 0). A backend
+ * whose kernels are compiled ahead of time takes only the values that steer the core's plans. */
 static int apply_overrides(duet_ctx *ctx, const char *spec) {
   static const char F[] = "duet_ctx_create: DUET_TUNE";
-  if (!ctx->caps.runtime_compile)
-    return duet__fail(ctx, DUET_EUNSUPPORTED,
-                      "%s is set, but the %s backend's kernels are compiled ahead of time; "
-                      "DUET_TUNING picks one of its sets",
-                      F, ctx->ops->name);
+  const uint64_t built_in = ctx->caps.runtime_compile ? 0 : kernel_tunables();
   const char *p = spec;
   while (*p) {
     const char *eq = strchr(p, '='), *end = strchr(p, ',');
@@ -73,10 +83,14 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
     char *stop;
     errno = 0;
     long v = strtol(eq + 1, &stop, 10);
-    if (errno || stop != end || eq + 1 == end || v < 0 || v > 4096 ||
-        (v == 0 && t != DUET__T_TRANSPOSE_AUTO_ALIGN))
-      return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in 1..4096", F, spec,
-                        tunable_names[t]);
+    if (errno || stop != end || eq + 1 == end || v < 0 || v > 4096 || (v == 0 && !zero_allowed(t)))
+      return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in %d..4096", F, spec,
+                        tunable_names[t], zero_allowed(t) ? 0 : 1);
+    if (built_in >> t & 1)
+      return duet__fail(ctx, DUET_EUNSUPPORTED,
+                        "%s='%s': the %s backend's kernels are compiled ahead of time with %s; "
+                        "DUET_TUNING picks one of its sets",
+                        F, spec, ctx->ops->name, tunable_names[t]);
     ctx->tun[t] = (int)v;
     p = *end ? end + 1 : end;
   }

@@ -252,9 +252,13 @@ static void check_env(const harness_dev *dev) {
       {"DUET_DEVICE", mine, 0, -1, DUET_OK, NULL},
       {"DUET_DEVICE", past, 0, -1, DUET_ENODEV, NULL},
       {"DUET_OPENCL_PLATFORM", "duet-no-such-platform", 0, -2, DUET_ENODEV, "DUET_OPENCL_PLATFORM"},
-      /* Overrides need kernels compiled at run time: OpenCL checks them, CUDA refuses them. */
-      {"DUET_TUNE", "NO_SUCH_TUNABLE=4", 0, -2,
-       dev->backend == DUET_BACKEND_OPENCL ? DUET_EINVAL : DUET_EUNSUPPORTED, "DUET_TUNE"},
+      /* Every backend checks an override's name; a kernel's value needs kernels compiled at
+       * run time (OpenCL), and CUDA refuses it. */
+      {"DUET_TUNE", "NO_SUCH_TUNABLE=4", 0, -2, DUET_EINVAL, "DUET_TUNE"},
+      {"DUET_TUNE", "GEMM_TILE=16", 0, -2,
+       dev->backend == DUET_BACKEND_OPENCL ? DUET_OK : DUET_EUNSUPPORTED, NULL},
+      /* Values that steer the core's plans alone are taken everywhere, 0 included. */
+      {"DUET_TUNE", "GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STRIPS=0", 0, -2, DUET_OK, NULL},
   };
   for (size_t i = 0; i < COUNT(here); i++)
     if (strcmp(here[i].var, "DUET_OPENCL_PLATFORM") || dev->backend == DUET_BACKEND_OPENCL)
