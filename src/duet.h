@@ -112,8 +112,10 @@ DUET_EXTERN int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info);
 
 /* Tuning: every kernel's tunables (tile sides, block shapes, AUTO's thresholds) come from one
  * database with a set of values per kind of device. A context takes the set for its device,
- * or the one $DUET_TUNING names; on OpenCL, $DUET_TUNE="NAME=V,NAME=V" overrides single values
- * (the kernels are compiled at run time; CUDA's are compiled ahead for each set).
+ * or the one $DUET_TUNING names; $DUET_TUNE="NAME=V,NAME=V" overrides single values: on OpenCL
+ * any (the kernels are compiled at run time), on CUDA only those that steer the core's plans
+ * (GEMM_FAST_STRIPS, GEMM_PACK_MIN_INTENSITY, ...; its kernels are compiled ahead for each set,
+ * and a kernel's value gives DUET_EUNSUPPORTED).
  * duet_tuning_set_name(i) lists the sets (NULL past the last); duet_ctx_tuning gives the
  * context's set ("" for NULL); duet_ctx_tunable(ctx, i, &name, &value) gives its i-th tunable,
  * DUET_EINVAL past the last. */
