@@ -1,28 +1,35 @@
 /* SPDX-License-Identifier: MIT */
-/* duet: the same GPU kernels through CUDA and OpenCL, behind one C API.
+/**
+ * @file duet.h
+ * @brief duet: the same GPU kernels through CUDA and OpenCL, behind one C API.
  *
- * Conventions
- * - Every call that can fail returns an int status: DUET_OK (0) or a negative DUET_E* code.
- *   duet_strerror() turns it into a sentence; duet_ctx_last_error() gives the detail of the
- *   last failure on a context (which argument, which CUDA/OpenCL call, the OpenCL build log).
+ * @par Conventions
+ * - Every call that can fail returns an int status: #DUET_OK (0) or a negative `DUET_E*` code
+ *   (#duet_status). duet_strerror() turns it into a sentence; duet_ctx_last_error() gives the
+ *   detail of the last failure on a context (which argument, which CUDA/OpenCL call, the OpenCL
+ *   build log).
  * - Matrices are row-major float32. `ld` is the distance in elements between rows (ld >= cols).
  *   A rows x cols matrix needs a buffer of at least ((rows-1)*ld + cols)*4 bytes.
- * - Kernel calls (transpose, copy, sgemm) and duet_buf_copy are enqueued asynchronously on the
+ * - Kernel calls (transpose, copy, sgemm) and duet_buf_copy() are enqueued asynchronously on the
  *   context's single in-order queue; duet_finish() or a duet_buf_read() waits for them.
  *
- * The contract
+ * @par The contract
  * - Every pointer, enum, size, leading dimension, buffer size and buffer ownership (a buffer of
  *   another context, an output that aliases an input) is checked before anything is enqueued;
- *   each function's comment names what else it checks. Bad input returns DUET_EINVAL (or the
- *   code named there), writes nothing through any output pointer unless the comment says so
- *   (duet_ctx_create sets *ctx to NULL), never touches device memory, never aborts or exits, and
- *   leaves the context usable. The library prints nothing unless DUET_VERBOSE=1.
+ *   each function's documentation names what else it checks. Bad input returns #DUET_EINVAL (or
+ *   the code named there), writes nothing through any output pointer unless the documentation
+ *   says so (duet_ctx_create() sets *ctx to NULL), never touches device memory, never aborts or
+ *   exits, and leaves the context usable. The library prints nothing unless `DUET_VERBOSE=1`.
  * - Thread safety: a context, and its buffers and events, belong to one host thread at a time.
  *   Different threads may create and use their own contexts at the same time, first contexts
  *   included. The no-context error text (duet_ctx_last_error(NULL)) is per thread.
  * - Destroy order: any. Buffers and events may be destroyed before or after their context; a
  *   context destroyed first stays open for them and is freed with the last of them. Destroying
  *   an object twice, or using it after it was destroyed, is undefined.
+ *
+ * @par Environment
+ * `DUET_BACKEND`, `DUET_DEVICE`, `DUET_OPENCL_PLATFORM`, `DUET_TUNING`, `DUET_TUNE` and
+ * `DUET_VERBOSE` are read as described at duet_ctx_create(), duet_tuning_set_name() and above.
  */
 #ifndef DUET_H
 #define DUET_H
@@ -33,13 +40,18 @@
 extern "C" {
 #endif
 
+/** Marks the library's exported functions (every other symbol of libduet is hidden). */
 #if defined(__GNUC__)
 #define DUET_EXTERN extern __attribute__((visibility("default")))
 #else
 #define DUET_EXTERN extern
 #endif
 
-/* One table gives the status codes, their names and their messages (libuv's X-macro idiom). */
+/**
+ * The status codes as one table, a row `X(NAME, code, message)` per code: it gives the values
+ * of #duet_status, their names (duet_status_name()) and their messages (duet_strerror()), as
+ * in libuv's X-macro idiom. Callers may expand it with their own X to list every code.
+ */
 #define DUET_STATUS_MAP(X)                                        \
   X(OK, 0, "success")                                             \
   X(EINVAL, -1, "invalid argument")                               \
@@ -50,177 +62,423 @@ extern "C" {
   X(EBACKEND, -6, "the CUDA or OpenCL runtime reported an error") \
   X(EUNSUPPORTED, -7, "operation not supported by this backend or device")
 
+/** The status every fallible call returns: #DUET_OK or a negative code. */
 typedef enum {
 #define DUET__STATUS_ENUM(name, code, msg) DUET_##name = (code),
   DUET_STATUS_MAP(DUET__STATUS_ENUM)
 #undef DUET__STATUS_ENUM
 } duet_status;
+/** @var DUET_OK
+ *  Success (0). */
+/** @var DUET_EINVAL
+ *  Invalid argument: a NULL pointer, an unknown enum value, a size or leading dimension out of
+ *  range, a buffer too small, of another context, or an output aliasing an input. */
+/** @var DUET_ENOMEM
+ *  Out of host or device memory, or more than the device can hold in one allocation. */
+/** @var DUET_ENODEV
+ *  No such device: the backend sees no device, or fewer than the number asked for. */
+/** @var DUET_ENOTBUILT
+ *  The backend was not compiled into this library (configure left it out). */
+/** @var DUET_EBUILD
+ *  A kernel program failed to build (OpenCL: the build log is in duet_ctx_last_error()), or a
+ *  compiled kernel does not assume the block the core would launch. */
+/** @var DUET_EBACKEND
+ *  The CUDA or OpenCL runtime reported an error; duet_ctx_last_error() names the call and its
+ *  error. */
+/** @var DUET_EUNSUPPORTED
+ *  The operation or variant is not supported by this backend or device (e.g. a variant whose
+ *  block exceeds the device's limit, or a kernel's value in `DUET_TUNE` on CUDA). */
 
-/* The version this header belongs to; duet_version() gives the library's, as "MAJOR.MINOR.PATCH". */
+/** The major version of the API this header belongs to. */
 #define DUET_VERSION_MAJOR 0
+/** The minor version of the API this header belongs to. */
 #define DUET_VERSION_MINOR 1
+/** The patch level of the API this header belongs to. */
 #define DUET_VERSION_PATCH 0
+/**
+ * The library's version, which may differ from the header's #DUET_VERSION_MAJOR etc.
+ * @return a static string, "MAJOR.MINOR.PATCH".
+ */
 DUET_EXTERN const char *duet_version(void);
-/* Never NULL, also for unknown codes. */
+/**
+ * A sentence describing a status code.
+ * @param status a #duet_status value, or any int.
+ * @return a static string; never NULL, also for unknown codes.
+ */
 DUET_EXTERN const char *duet_strerror(int status);
-/* "DUET_EINVAL" etc.; "DUET_UNKNOWN" for unknown codes. */
+/**
+ * The name of a status code.
+ * @param status a #duet_status value, or any int.
+ * @return the enum name, e.g. "DUET_EINVAL"; "DUET_UNKNOWN" for unknown codes.
+ */
 DUET_EXTERN const char *duet_status_name(int status);
 
 /* ---- backends ------------------------------------------------------------------------------ */
-typedef enum { DUET_BACKEND_AUTO = 0, DUET_BACKEND_CUDA = 1, DUET_BACKEND_OPENCL = 2 } duet_backend;
+/** A backend: the runtime a context runs its kernels through. */
+typedef enum {
+  DUET_BACKEND_AUTO = 0,  /**< not a backend: let duet_ctx_create() choose */
+  DUET_BACKEND_CUDA = 1,  /**< the CUDA runtime, NVIDIA GPUs */
+  DUET_BACKEND_OPENCL = 2 /**< OpenCL, any vendor's device (CPUs too, e.g. through PoCL) */
+} duet_backend;
 
-DUET_EXTERN const char *duet_backend_name(duet_backend b); /* "auto", "cuda", "opencl", "unknown" */
-DUET_EXTERN int duet_backend_built(duet_backend b);        /* 1 if compiled in, else 0 */
-/* Devices the backend sees now. 0 devices is not an error (DUET_VERBOSE=1 prints the runtime's
- * reason). AUTO is not a backend: EINVAL. A backend not built: ENOTBUILT with *count = 0. */
+/**
+ * The name of a backend.
+ * @param b the backend.
+ * @return the name, "auto", "cuda" or "opencl"; "unknown" for any other value.
+ */
+DUET_EXTERN const char *duet_backend_name(duet_backend b);
+/**
+ * Whether a backend was compiled into this library.
+ * @param b the backend; #DUET_BACKEND_AUTO and unknown values give 0.
+ * @return 1 if compiled in, else 0.
+ */
+DUET_EXTERN int duet_backend_built(duet_backend b);
+/**
+ * The devices a backend sees now. 0 devices is not an error (`DUET_VERBOSE=1` prints the
+ * runtime's reason).
+ * @param b #DUET_BACKEND_CUDA or #DUET_BACKEND_OPENCL; AUTO is not a backend: #DUET_EINVAL.
+ * @param[out] count the number of devices.
+ * @return #DUET_OK; #DUET_ENOTBUILT with *count = 0 for a backend not built; #DUET_EINVAL.
+ */
 DUET_EXTERN int duet_device_count(duet_backend b, int *count);
 
 /* ---- contexts ------------------------------------------------------------------------------ */
+/** A context: one device with one in-order queue (opaque). */
 typedef struct duet_ctx duet_ctx;
 
-/* b == AUTO honours $DUET_BACKEND (cuda, opencl, auto), else takes CUDA if it has a device,
- * else OpenCL. device < 0 means $DUET_DEVICE, else 0. OpenCL devices are numbered GPUs first,
- * then other types, across the platforms whose name contains $DUET_OPENCL_PLATFORM (if set).
- * On failure *ctx is NULL. */
+/**
+ * Opens a context on a device.
+ *
+ * b == #DUET_BACKEND_AUTO honours `$DUET_BACKEND` (cuda, opencl, auto), else takes CUDA if it
+ * has a device, else OpenCL. OpenCL devices are numbered GPUs first, then other types, across
+ * the platforms whose name contains `$DUET_OPENCL_PLATFORM` (if set).
+ * @param[out] ctx the new context; NULL on failure.
+ * @param b the backend, or #DUET_BACKEND_AUTO.
+ * @param device the device number within the backend; < 0 means `$DUET_DEVICE`, else 0.
+ * @return #DUET_OK or a negative #duet_status, e.g. #DUET_ENOTBUILT, #DUET_ENODEV, or
+ *         #DUET_EUNSUPPORTED for a kernel's value in `$DUET_TUNE` on CUDA; why is in
+ *         duet_ctx_last_error(NULL).
+ */
 DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
-/* NULL is fine. Buffers and events may be destroyed before or after their context: a context
- * destroyed first stays open for them and is freed with the last of them. Once destroyed, a
- * context must not be passed to any other call. */
+/**
+ * Destroys a context. Buffers and events may be destroyed before or after their context: a
+ * context destroyed first stays open for them and is freed with the last of them. Once
+ * destroyed, a context must not be passed to any other call.
+ * @param ctx the context; NULL is fine.
+ */
 DUET_EXTERN void duet_ctx_destroy(duet_ctx *ctx);
+/**
+ * The backend a context runs on.
+ * @param ctx the context.
+ * @return #DUET_BACKEND_CUDA or #DUET_BACKEND_OPENCL; #DUET_BACKEND_AUTO for NULL.
+ */
 DUET_EXTERN duet_backend duet_ctx_backend(const duet_ctx *ctx);
 
-typedef enum { DUET_DEVICE_GPU = 0, DUET_DEVICE_CPU = 1, DUET_DEVICE_OTHER = 2 } duet_device_type;
+/** The kind of a device. */
+typedef enum {
+  DUET_DEVICE_GPU = 0,  /**< a GPU */
+  DUET_DEVICE_CPU = 1,  /**< a CPU (e.g. PoCL's OpenCL device) */
+  DUET_DEVICE_OTHER = 2 /**< an accelerator of another kind */
+} duet_device_type;
 
+/** What duet_ctx_info() reports about a context's device. */
 typedef struct {
-  duet_backend backend;
-  duet_device_type type;
-  char name[256];
-  char vendor[128];
-  char version[128]; /* e.g. "CUDA 13.0, sm_90" or the OpenCL device version */
-  unsigned compute_units;
-  unsigned max_block_threads;
-  /* CUDA: the warp size. OpenCL: NVIDIA's warp or AMD's wavefront where the device reports it,
+  duet_backend backend;       /**< the backend the context runs on */
+  duet_device_type type;      /**< GPU, CPU or other */
+  char name[256];             /**< the device's name */
+  char vendor[128];           /**< the device's vendor */
+  char version[128];          /**< e.g. "CUDA 13.0, sm_90" or the OpenCL device version */
+  unsigned compute_units;     /**< CUDA: multiprocessors; OpenCL: compute units */
+  unsigned max_block_threads; /**< the most threads (work-items) in one block (work-group) */
+  /** CUDA: the warp size. OpenCL: NVIDIA's warp or AMD's wavefront where the device reports it,
    * else the preferred work-group multiple of a kernel already built on this context, else 1
-   * (duet_ctx_info never builds kernels to find out). */
+   * (duet_ctx_info() never builds kernels to find out). */
   unsigned warp_size;
-  size_t global_mem_bytes;
-  size_t cache_bytes; /* the last-level cache in front of global memory (CUDA: L2); 0: unknown */
-  size_t shared_mem_bytes; /* per block / work-group */
+  size_t global_mem_bytes; /**< the device's global memory */
+  size_t cache_bytes; /**< the last-level cache in front of global memory (CUDA: L2); 0: unknown */
+  size_t shared_mem_bytes; /**< shared (local) memory per block / work-group */
 } duet_device_info;
 
+/**
+ * Describes a context's device.
+ * @param ctx the context.
+ * @param[out] info filled on success.
+ * @return #DUET_OK or #DUET_EINVAL.
+ */
 DUET_EXTERN int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info);
 
-/* Tuning: every kernel's tunables (tile sides, block shapes, AUTO's thresholds) come from one
- * database with a set of values per kind of device. A context takes the set for its device,
- * or the one $DUET_TUNING names; $DUET_TUNE="NAME=V,NAME=V" overrides single values: on OpenCL
+/**
+ * The names of the tuning sets.
+ *
+ * Tuning: every kernel's tunables (tile sides, block shapes, AUTO's thresholds) come from one
+ * database with a set of values per kind of device. A context takes the set for its device, or
+ * the one `$DUET_TUNING` names; `$DUET_TUNE="NAME=V,NAME=V"` overrides single values: on OpenCL
  * any (the kernels are compiled at run time), on CUDA only those that steer the core's plans
- * (GEMM_FAST_STRIPS, GEMM_PACK_MIN_INTENSITY, ...; its kernels are compiled ahead for each set,
- * and a kernel's value gives DUET_EUNSUPPORTED).
- * duet_tuning_set_name(i) lists the sets (NULL past the last); duet_ctx_tuning gives the
- * context's set ("" for NULL); duet_ctx_tunable(ctx, i, &name, &value) gives its i-th tunable,
- * DUET_EINVAL past the last. */
+ * (e.g. GEMM_FAST_STRIPS, GEMM_PACK_MIN_INTENSITY; its kernels are compiled ahead for each set,
+ * and a kernel's value gives #DUET_EUNSUPPORTED).
+ * @param i 0, 1, ...
+ * @return the i-th set's name; NULL past the last (and for i < 0).
+ */
 DUET_EXTERN const char *duet_tuning_set_name(int i);
+/**
+ * The tuning set a context uses (see duet_tuning_set_name()).
+ * @param ctx the context.
+ * @return the set's name; "" for NULL.
+ */
 DUET_EXTERN const char *duet_ctx_tuning(const duet_ctx *ctx);
+/**
+ * One tunable of a context's kernels and its value.
+ * @param ctx the context.
+ * @param i 0, 1, ...: the tunable's index.
+ * @param[out] name the tunable's name, a static string.
+ * @param[out] value its value on this context.
+ * @return #DUET_OK; #DUET_EINVAL past the last tunable, or for a NULL argument.
+ */
 DUET_EXTERN int duet_ctx_tunable(const duet_ctx *ctx, int i, const char **name, int *value);
-/* Never NULL; "" when there was no failure. With ctx == NULL: the last failure on this thread
- * that had no context to hold it, e.g. why duet_ctx_create failed. */
+/**
+ * The detail of the last failure on a context.
+ * @param ctx the context, or NULL: then the last failure on this thread that had no context to
+ *        hold it, e.g. why duet_ctx_create() failed.
+ * @return never NULL; "" when there was no failure.
+ */
 DUET_EXTERN const char *duet_ctx_last_error(const duet_ctx *ctx);
-/* Waits for all queued work; errors raised by asynchronous work surface here. */
+/**
+ * Waits for all queued work; errors raised by asynchronous work surface here.
+ * @param ctx the context.
+ * @return #DUET_OK or a negative #duet_status.
+ */
 DUET_EXTERN int duet_finish(duet_ctx *ctx);
 
 /* ---- buffers (device memory, sizes in bytes) ----------------------------------------------- */
+/** A buffer of device memory (opaque). */
 typedef struct duet_buf duet_buf;
 
-/* bytes > 0. More than the device can hold in one allocation is DUET_ENOMEM, here and not at
- * a later kernel: an allocation the runtime would make lazily is made real before DUET_OK. */
+/**
+ * Allocates device memory. More than the device can hold in one allocation is #DUET_ENOMEM,
+ * here and not at a later kernel: an allocation the runtime would make lazily is made real
+ * before #DUET_OK.
+ * @param ctx the context.
+ * @param bytes the size, > 0.
+ * @param[out] buf the new buffer.
+ * @return #DUET_OK or a negative #duet_status (#DUET_ENOMEM: too large).
+ */
 DUET_EXTERN int duet_buf_create(duet_ctx *ctx, size_t bytes, duet_buf **buf);
-DUET_EXTERN void duet_buf_destroy(duet_buf *buf); /* NULL is fine */
+/**
+ * Frees a buffer.
+ * @param buf the buffer; NULL is fine.
+ */
+DUET_EXTERN void duet_buf_destroy(duet_buf *buf);
+/**
+ * A buffer's size.
+ * @param buf the buffer.
+ * @return its size in bytes; 0 for NULL.
+ */
 DUET_EXTERN size_t duet_buf_size(const duet_buf *buf);
-/* Blocking; offset + bytes must lie within the buffer; src/dst may be NULL only for 0 bytes. */
+/**
+ * Copies host memory into a buffer; blocking.
+ * @param buf the buffer.
+ * @param offset where in the buffer, in bytes; offset + bytes must lie within the buffer.
+ * @param src host memory; may be NULL only for 0 bytes.
+ * @param bytes how many bytes.
+ * @return #DUET_OK or a negative #duet_status.
+ */
 DUET_EXTERN int duet_buf_write(duet_buf *buf, size_t offset, const void *src, size_t bytes);
+/**
+ * Copies a buffer into host memory; blocking, and it waits for earlier work on the queue.
+ * @param buf the buffer.
+ * @param offset where in the buffer, in bytes; offset + bytes must lie within the buffer.
+ * @param dst host memory; may be NULL only for 0 bytes.
+ * @param bytes how many bytes.
+ * @return #DUET_OK or a negative #duet_status.
+ */
 DUET_EXTERN int duet_buf_read(const duet_buf *buf, size_t offset, void *dst, size_t bytes);
-/* The vendor's device-to-device copy of the first `bytes` bytes; enqueued. Both buffers of one
- * context, distinct, each at least `bytes` long. */
+/**
+ * The vendor's device-to-device copy of the first `bytes` bytes; enqueued.
+ * @param dst the destination: of the same context as src, distinct from it, at least `bytes`
+ *        long.
+ * @param src the source, at least `bytes` long.
+ * @param bytes how many bytes.
+ * @return #DUET_OK or a negative #duet_status.
+ */
 DUET_EXTERN int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes);
 
 /* ---- events (timing) ----------------------------------------------------------------------- */
+/** A timestamp in a context's queue (opaque). */
 typedef struct duet_event duet_event;
 
+/**
+ * Creates an event on a context.
+ * @param ctx the context.
+ * @param[out] ev the new event.
+ * @return #DUET_OK or a negative #duet_status.
+ */
 DUET_EXTERN int duet_event_create(duet_ctx *ctx, duet_event **ev);
-DUET_EXTERN int duet_event_record(duet_event *ev); /* enqueues a marker; may be re-recorded */
-/* Waits for `end`; both events must have been recorded on the same context. *ms is end minus
- * start: negative when end was recorded before start. */
+/**
+ * Enqueues a marker; an event may be re-recorded.
+ * @param ev the event.
+ * @return #DUET_OK or a negative #duet_status.
+ */
+DUET_EXTERN int duet_event_record(duet_event *ev);
+/**
+ * The time between two recorded events; waits for `end`.
+ * @param start the first event.
+ * @param end the second event; both must have been recorded on the same context.
+ * @param[out] ms end minus start in milliseconds: negative when end was recorded before start.
+ * @return #DUET_OK or a negative #duet_status.
+ */
 DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
+/**
+ * Frees an event.
+ * @param ev the event; NULL is fine.
+ */
 DUET_EXTERN void duet_event_destroy(duet_event *ev);
 
 /* ---- interop ------------------------------------------------------------------------------ */
-/* The native handles behind duet objects, so vendor libraries (cuBLAS, CLBlast, ...) can work on
- * duet's buffers in duet's queue. CUDA: a device pointer and a cudaStream_t on the context's
- * device (make it current with cudaSetDevice). OpenCL: a cl_mem and a cl_command_queue (its
- * context and device come from clGetCommandQueueInfo). NULL for a NULL argument. Work enqueued
- * on the queue is ordered with duet's own work and timed by duet events. */
+/**
+ * The native handle behind a buffer, so vendor libraries (cuBLAS, CLBlast, ...) can work on
+ * duet's buffers in duet's queue.
+ * @param buf the buffer.
+ * @return CUDA: the device pointer (on the context's device). OpenCL: the `cl_mem`. NULL for
+ *         NULL.
+ */
 DUET_EXTERN void *duet_buf_native(const duet_buf *buf);
+/**
+ * The native queue behind a context. Work enqueued on it is ordered with duet's own work and
+ * timed by duet events.
+ * @param ctx the context.
+ * @return CUDA: a `cudaStream_t` on the context's device (make it current with cudaSetDevice).
+ *         OpenCL: a `cl_command_queue` (its context and device come from
+ *         clGetCommandQueueInfo). NULL for NULL.
+ */
 DUET_EXTERN void *duet_ctx_native_queue(const duet_ctx *ctx);
-/* The device number the context was created on (after $DUET_DEVICE was applied). */
+/**
+ * The device number the context was created on (after `$DUET_DEVICE` was applied).
+ * @param ctx the context.
+ * @return the device number; -1 for NULL.
+ */
 DUET_EXTERN int duet_ctx_device(const duet_ctx *ctx);
 
 /* ---- transpose and copy -------------------------------------------------------------------- */
+/** The transpose kernels; more variants may be appended, and AUTO picks the best that exists. */
 typedef enum {
-  DUET_TRANSPOSE_AUTO = 0,
-  DUET_TRANSPOSE_NAIVE,
-  DUET_TRANSPOSE_COALESCED,
-  DUET_TRANSPOSE_PADDED,
-  /* padded with 64 x 64 tiles and 1024-thread blocks. Where the rows of out do not start on
+  DUET_TRANSPOSE_AUTO = 0,  /**< the best variant for the device and shape */
+  DUET_TRANSPOSE_NAIVE,     /**< one element per thread, uncoalesced writes */
+  DUET_TRANSPOSE_COALESCED, /**< through a shared-memory tile: coalesced reads and writes */
+  DUET_TRANSPOSE_PADDED,    /**< coalesced, with a padded tile to avoid bank conflicts */
+  /** padded with 64 x 64 tiles and 1024-thread blocks. Where the rows of out do not start on
    * 128-byte boundaries (ld_out not a multiple of 32 floats), each warp's 32-float store
    * straddles five 32-byte sectors, two of them written in part; a 64-float row piece has two
    * partial sectors per 64 floats instead of per 32. Slower than padded when ld_out is aligned.
    * AUTO picks it for such ld_out where the device allows blocks of its size. */
   DUET_TRANSPOSE_PADDED_WIDE
-  /* more variants may be appended; AUTO picks the best that exists */
 } duet_transpose_variant;
 
-/* out (cols x rows, ld_out >= rows) = in^T (rows x cols). Out-of-place: in == out is EINVAL.
- * rows == 0 or cols == 0 is a valid no-op. */
+/**
+ * out = in^T, out of place; enqueued. rows == 0 or cols == 0 is a valid no-op.
+ * @param ctx the context.
+ * @param v the variant.
+ * @param rows the rows of in.
+ * @param cols the columns of in.
+ * @param in the input, rows x cols.
+ * @param ld_in its leading dimension, >= cols.
+ * @param out the output, cols x rows; in == out is #DUET_EINVAL.
+ * @param ld_out its leading dimension, >= rows.
+ * @return #DUET_OK or a negative #duet_status (#DUET_EUNSUPPORTED: the variant's block
+ *         exceeds the device's limit; #DUET_EBUILD: its OpenCL program did not build).
+ */
 DUET_EXTERN int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t cols,
                                const duet_buf *in, size_t ld_in, duet_buf *out, size_t ld_out);
-/* A kernel copy of the same shape: the bandwidth reference for transpose. */
+/**
+ * A kernel copy of the same shape as duet_transpose()'s input: the bandwidth reference for
+ * transpose; enqueued.
+ * @param ctx the context.
+ * @param rows the rows.
+ * @param cols the columns.
+ * @param in the input, rows x cols.
+ * @param ld_in its leading dimension, >= cols.
+ * @param out the output, rows x cols, distinct from in.
+ * @param ld_out its leading dimension, >= cols.
+ * @return #DUET_OK or a negative #duet_status, as for duet_transpose().
+ */
 DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in, size_t ld_in,
                           duet_buf *out, size_t ld_out);
-/* "auto", "naive", "coalesced", "padded", "padded-wide"; NULL for an unknown value. parse:
- * EINVAL for an unknown or NULL name or a NULL v, and then *v is not written. */
+/**
+ * A transpose variant's name.
+ * @param v the variant.
+ * @return the name: "auto", "naive", "coalesced", "padded", "padded-wide"; NULL for an unknown
+ * value.
+ */
 DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
+/**
+ * The transpose variant of a name.
+ * @param name as duet_transpose_variant_name() gives.
+ * @param[out] v the variant; not written on failure.
+ * @return #DUET_OK; #DUET_EINVAL for an unknown or NULL name or a NULL v.
+ */
 DUET_EXTERN int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v);
 
 /* ---- matrix multiply ----------------------------------------------------------------------- */
-typedef enum { DUET_NO_TRANS = 0, DUET_TRANS = 1 } duet_trans;
-
+/** Whether a GEMM operand is used as stored or transposed. */
 typedef enum {
-  DUET_GEMM_AUTO = 0,
-  DUET_GEMM_NAIVE,
-  DUET_GEMM_COALESCED,
-  DUET_GEMM_TILED,
-  /* 2D register blocking: a block computes a BM x BN tile of C in BK-deep steps through shared
+  DUET_NO_TRANS = 0, /**< op(X) = X */
+  DUET_TRANS = 1     /**< op(X) = X^T */
+} duet_trans;
+
+/** The SGEMM kernels; more variants may be appended, and AUTO picks the best that exists. */
+typedef enum {
+  DUET_GEMM_AUTO = 0,  /**< the best variant for the device and shape */
+  DUET_GEMM_NAIVE,     /**< one element of C per thread, straight from global memory */
+  DUET_GEMM_COALESCED, /**< as naive, with threads mapped so that loads coalesce */
+  DUET_GEMM_TILED,     /**< square tiles of A and B staged through shared memory */
+  /** 2D register blocking: a block computes a BM x BN tile of C in BK-deep steps through shared
    * memory, each thread a TM x TN micro-tile held in registers. */
   DUET_GEMM_REGISTER,
-  /* everything that gets to cuBLAS: float4 loads where alignment allows, A stored transposed in
+  /** everything that gets to cuBLAS: float4 loads where alignment allows, A stored transposed in
    * shared memory, double-buffered tiles with the next one prefetched into registers, warp
    * tiling, padded shared rows, a block order that keeps tiles in L2; a smaller tile with
    * split-K (scratch from the context, kept until it is destroyed) where big tiles would leave
    * the device's units idle. */
   DUET_GEMM_FAST
-  /* more variants may be appended; AUTO picks the best that exists */
 } duet_gemm_variant;
 
-/* Row-major C = alpha * op(A) * op(B) + beta * C, with op(A) m x k and op(B) k x n.
- * A is stored m x k (k x m when ta == DUET_TRANS) with lda >= its stored column count; B alike.
+/**
+ * Row-major C = alpha * op(A) * op(B) + beta * C, with op(A) m x k and op(B) k x n; enqueued.
+ *
  * BLAS semantics: m == 0 or n == 0 is a no-op; k == 0 or alpha == 0 gives C = beta*C without
- * reading A or B; beta == 0 never reads C. */
+ * reading A or B; beta == 0 never reads C.
+ * @param ctx the context.
+ * @param v the variant.
+ * @param ta whether A is transposed.
+ * @param tb whether B is transposed.
+ * @param m the rows of C and op(A).
+ * @param n the columns of C and op(B).
+ * @param k the columns of op(A), the rows of op(B).
+ * @param alpha the scale of the product.
+ * @param a A, stored m x k (k x m when ta == #DUET_TRANS).
+ * @param lda A's leading dimension, >= its stored column count.
+ * @param b B, stored k x n (n x k when tb == #DUET_TRANS).
+ * @param ldb B's leading dimension, >= its stored column count.
+ * @param beta the scale of C's old value.
+ * @param c C, m x n, distinct from a and b.
+ * @param ldc C's leading dimension, >= n.
+ * @return #DUET_OK or a negative #duet_status, as for duet_transpose().
+ */
 DUET_EXTERN int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
                            size_t m, size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
                            const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc);
-/* "auto", "naive", "coalesced", "tiled", "register", "fast"; NULL for an unknown value; parse
- * as for transposes. */
+/**
+ * A GEMM variant's name.
+ * @param v the variant.
+ * @return the name: "auto", "naive", "coalesced", "tiled", "register", "fast"; NULL for an unknown
+ * value.
+ */
 DUET_EXTERN const char *duet_gemm_variant_name(duet_gemm_variant v);
+/**
+ * The GEMM variant of a name.
+ * @param name as duet_gemm_variant_name() gives.
+ * @param[out] v the variant; not written on failure.
+ * @return #DUET_OK; #DUET_EINVAL for an unknown or NULL name or a NULL v.
+ */
 DUET_EXTERN int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v);
 
 #ifdef __cplusplus

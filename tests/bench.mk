@@ -4,3 +4,5 @@
 # builds first as part of `all`.
 TESTS += tests/test_bench.sh
 EXTRA_DIST += tests/test_bench.sh
+# The version --version must print.
+AM_TESTS_ENVIRONMENT = PACKAGE_VERSION='$(PACKAGE_VERSION)'; export PACKAGE_VERSION;

@@ -143,7 +143,32 @@ expect "table has the copy and buf_copy rows" sh -c \
 expect "--plot wrote the .dat and .gp files" test -s "$tmp/p.dat" -a -s "$tmp/p.gp"
 if command -v gnuplot >/dev/null 2>&1; then
   expect "--plot rendered the PNG with gnuplot" test -s "$tmp/p.png"
+  # One size is one x value: gnuplot must not warn of an empty range, neither under duet-bench
+  # nor when the saved script is redrawn.
+  count_is "--plot of one size: nothing on stderr but duet-bench's own line" 0 \
+    "$(grep -vc '^duet-bench: wrote ' "$tmp/table.err")"
+  (cd "$tmp" && gnuplot p.gp) 2>"$tmp/gnuplot.err"
+  expect "gnuplot p.gp prints nothing on stderr" test ! -s "$tmp/gnuplot.err"
+  [ -s "$tmp/gnuplot.err" ] && cat "$tmp/gnuplot.err"
+else
+  echo "SKIP: gnuplot is not installed: the rendered plot is not checked"
 fi
+
+# ---- progress: forced on for a redirected stderr, one line per update ---------------------------
+# transpose at 2 sizes with naive, padded and the buf_copy reference: 6 rows.
+DUET_BENCH_PROGRESS=1
+export DUET_BENCH_PROGRESS
+# shellcheck disable=SC2086
+run progress transpose $sel --sizes 16,33 --reps 2 --warmup 0 --variant naive,padded --csv
+unset DUET_BENCH_PROGRESS
+count_is "DUET_BENCH_PROGRESS=1 run exits 0" 0 "$rc"
+expect "progress starts at row 1 of 6, before any estimate" \
+  grep -q '^\[row 1 of 6, estimating time left\] transpose 16x16' "$tmp/progress.err"
+expect "progress reaches row 6 of 6 with an estimate of the time left" \
+  grep -Eq '^\[row 6 of 6, ~[0-9]+s left\] transpose 33x33 .*buf_copy' "$tmp/progress.err"
+count_is "every progress line has the row count" 0 "$(grep -vc '^\[row [1-6] of 6, ' "$tmp/progress.err")"
+count_is "no escape codes when stderr is not a terminal" 0 "$(tr -cd '\033\r' <"$tmp/progress.err" | wc -c)"
+expect "progress leaves stdout alone" test "$(wc -l <"$tmp/progress.out")" -eq 7
 
 # ---- launch: the host cost per call, against the raw launch on the same queue --------------------
 # Few calls per round: the test checks the rows and their numbers, not the speed.
@@ -221,6 +246,9 @@ bad_usage launch --variant copy
 bad_usage launch --sizes 1,2
 bad_usage launch --total
 bad_usage launch --reps 0
+run version --version
+expect "--version exits 0 and prints the package version" \
+  test "$rc $(cat "$tmp/version.out")" = "0 duet-bench (duet) ${PACKAGE_VERSION:-unknown}"
 run help --help
 expect "--help exits 0 with usage" sh -c "[ $rc -eq 0 ] && grep -q '^Usage: duet-bench' '$tmp/help.out'"
 expect "--help documents launch" grep -q '^  launch  ' "$tmp/help.out"

@@ -225,6 +225,9 @@ int bench_duet_error(bench_job *job, int status, const char *call);
 /* Runs every selected row of this device on the block; appends one result per row. */
 int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, bench_results *out);
 int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out);
+/* How many rows bench_run_device and bench_run_cpu will add for a block of this size. */
+int bench_device_rows(const bench_opts *o, const bench_dev *dev, bench_routine r);
+int bench_cpu_rows(const bench_opts *o, bench_routine r, bench_size s);
 /* A job's buffers (every input set uploaded) and nev events; on failure job->err says why. */
 int bench_job_setup(bench_job *job, int nev);
 void bench_job_free(bench_job *job);
@@ -284,7 +287,11 @@ uint64_t bench_splitmix(uint64_t *state);
 /* Sorts v in place; median, min and max of n > 0 values. */
 void bench_stats(double *v, int n, double *med, double *min, double *max);
 void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Clears the progress line (a terminal's; lines written elsewhere stay). */
 void bench_progress_done(void);
+/* The run has `rows` rows: progress lines then show the row and the time left. */
+void bench_progress_plan(int rows);
+void bench_progress_row_done(void);
 bench_result *bench_results_add(bench_results *rs);
 void *bench_xmalloc(size_t bytes); /* exits with a message when out of memory */
 

@@ -237,6 +237,21 @@ static void run_block(const bench_opts *o, bench_routine r, bench_size s, bench_
   bench_output_block(o, all->r + first, all->n - first);
 }
 
+/* The rows the whole run will add, for the progress line's "row k of N". */
+static int count_rows(const bench_opts *o, bench_dev *devs, int ndev,
+                      bench_size sizes[][BENCH_MAX_SIZES], const int *nsizes) {
+  int rows = 0;
+  bench_size mine[BENCH_MAX_SIZES];
+  for (int r = 0; r < BENCH_NROUTINES; r++)
+    for (int i = 0; i < nsizes[r]; i++) {
+      for (int d = 0; d < ndev; d++)
+        if (has_size(mine, device_sizes(o, (bench_routine)r, &devs[d], mine), sizes[r][i]))
+          rows += bench_device_rows(o, &devs[d], (bench_routine)r);
+      rows += bench_cpu_rows(o, (bench_routine)r, sizes[r][i]);
+    }
+  return rows;
+}
+
 int main(int argc, char **argv) {
   bench_opts o;
   int st = bench_parse_opts(argc, argv, &o);
@@ -256,13 +271,15 @@ int main(int argc, char **argv) {
     return st;
   }
   bench_results all = {0};
+  bench_size sizes[BENCH_NROUTINES][BENCH_MAX_SIZES];
+  int nsizes[BENCH_NROUTINES] = {0};
+  for (int r = 0; r < BENCH_NROUTINES; r++)
+    if (o.routines & (1u << r)) nsizes[r] = block_sizes(&o, (bench_routine)r, devs, ndev, sizes[r]);
+  bench_progress_plan(count_rows(&o, devs, ndev, sizes, nsizes));
   bench_output_begin(&o, devs, ndev);
-  for (int r = 0; r < BENCH_NROUTINES; r++) {
-    if (!(o.routines & (1u << r))) continue;
-    bench_size sizes[BENCH_MAX_SIZES];
-    int n = block_sizes(&o, (bench_routine)r, devs, ndev, sizes);
-    for (int i = 0; i < n; i++) run_block(&o, (bench_routine)r, sizes[i], devs, ndev, &all);
-  }
+  for (int r = 0; r < BENCH_NROUTINES; r++)
+    for (int i = 0; i < nsizes[r]; i++)
+      run_block(&o, (bench_routine)r, sizes[r][i], devs, ndev, &all);
   bench_output_end(&o, devs, ndev, &all);
 
   int failed = 0;

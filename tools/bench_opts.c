@@ -64,12 +64,13 @@ static void usage(FILE *f) {
           "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
           "      --no-verify   skip the CPU check (the output says so)\n"
           "      --seed N      random input seed (default 1)\n"
-          "Output (tables go to stdout, progress to a terminal's stderr):\n"
+          "Output (tables go to stdout; progress, with the row and an estimate of the time\n"
+          "left, to a terminal's stderr; DUET_BENCH_PROGRESS=1 shows it anywhere, 0 never):\n"
           "      --csv         CSV instead of a table\n"
           "      --json        JSON instead of a table\n"
           "      --plot F.png  throughput against size, one line per backend and variant\n"
           "  -h, --help        this text\n"
-          "      --version     the duet version\n"
+          "      --version     the duet version, and exit\n"
           "\n"
           "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
           BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS,

@@ -4,6 +4,7 @@
  * that the plot can be redrawn or restyled later without rerunning the benchmark. */
 #include "config.h"
 
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,31 @@ static int has_timed(const bench_results *all, bench_routine routine) {
   for (size_t i = 0; i < all->n; i++)
     if (all->r[i].routine == routine && all->r[i].timed) return 1;
   return 0;
+}
+
+/* gnuplot's autoscale warns of an "empty range" when every point of a panel has one x (a single
+ * size) or one y, so each panel gets explicit ranges: x over its sizes with a margin, y
+ * autoscaled unless it would be empty. Ranges carry over between panels, hence every panel
+ * sets both. */
+static void write_ranges(FILE *gp, const bench_results *all, bench_routine routine) {
+  int xmax = 0;
+  double lo = 0, hi = 0;
+  for (size_t i = 0; i < all->n; i++) {
+    const bench_result *r = &all->r[i];
+    if (r->routine != routine || !r->timed) continue;
+    int x = x_of(all, r);
+    if (x > xmax) xmax = x;
+    if (!(r->rate > 0 && r->rate < HUGE_VAL)) continue; /* NaN or inf: gnuplot skips it too */
+    if (lo == 0 || r->rate < lo) lo = r->rate;
+    if (r->rate > hi) hi = r->rate;
+  }
+  fprintf(gp, "set xrange [-0.3:%.1f]\n", xmax + 0.3);
+  if (lo > 0 && hi > lo)
+    fprintf(gp, "set autoscale y\n");
+  else if (lo > 0)
+    fprintf(gp, "set yrange [%.6g:%.6g]\n", lo / 2, lo * 2);
+  else /* no positive rate: log scale has nothing to show; a fixed range keeps gnuplot quiet */
+    fprintf(gp, "set yrange [0.1:10]\n");
 }
 
 /* One .dat block per series, and its clause of the panel's plot command in gp. */
@@ -129,12 +155,13 @@ int bench_plot(const char *png, const bench_results *all) {
     gp_quoted(gp, png);
     fprintf(gp,
             "\nset multiplot layout %d,1\nset key outside right top\nset grid\n"
-            "set logscale y\nset xlabel 'size'\nset offsets 0.2, 0.2, 0, 0\n",
+            "set logscale y\nset xlabel 'size'\n",
             panels ? panels : 1);
     for (int r = 0; r < BENCH_NROUTINES; r++) {
       if (!has_timed(all, (bench_routine)r)) continue;
       fprintf(gp, "set title '%s'\nset ylabel '%s'\n", bench_routine_name((bench_routine)r),
               bench_rate_unit((bench_routine)r));
+      write_ranges(gp, all, (bench_routine)r);
       write_series(dat, gp, dat_name, all, (bench_routine)r, &index);
     }
     fprintf(gp, "unset multiplot\n");

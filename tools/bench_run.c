@@ -238,6 +238,20 @@ static void run_row(bench_job *job, const bench_row_def *row, bench_result *res)
   }
 }
 
+/* One predicate for running and for counting rows, so that the progress count stays true. */
+static int device_row(const bench_opts *o, const bench_row_def *row, bench_routine r,
+                      const bench_dev *dev) {
+  return row->routine == r && bench_row_selected(o, row) && bench_row_runs_on(row, dev);
+}
+
+int bench_device_rows(const bench_opts *o, const bench_dev *dev, bench_routine r) {
+  size_t nrows;
+  const bench_row_def *rows = bench_rows(&nrows);
+  int n = 0;
+  for (size_t i = 0; i < nrows; i++) n += device_row(o, &rows[i], r, dev);
+  return n;
+}
+
 int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, bench_results *out) {
   bench_job job = {.opts = o, .dev = dev, .host = h};
   size_t nrows;
@@ -246,8 +260,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
   int added = 0;
   for (size_t i = 0; i < nrows; i++) {
     const bench_row_def *row = &rows[i];
-    if (row->routine != h->routine || !bench_row_selected(o, row) || !bench_row_runs_on(row, dev))
-      continue;
+    if (!device_row(o, row, h->routine, dev)) continue;
     bench_result *res = bench_results_add(out);
     result_init(res, row, h, dev);
     res->sets = job.nsets;
@@ -255,6 +268,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
       set_error(res, job.err);
     else
       run_row(&job, row, res);
+    bench_progress_row_done();
     added++;
   }
   bench_job_free(&job);
@@ -302,8 +316,18 @@ static void run_cpu_row(const bench_opts *o, const bench_host *h, const bench_ro
   res->rate = bench_rate(res->routine, res->size, res->med);
 }
 
+int bench_cpu_rows(const bench_opts *o, bench_routine r, bench_size s) {
+  const bench_host h = {.routine = r, .size = s};
+  if (!o->cpu || !bench_cpu_sensible(&h)) return 0;
+  size_t nrows;
+  const bench_row_def *rows = bench_rows(&nrows);
+  int n = 0;
+  for (size_t i = 0; i < nrows; i++) n += rows[i].routine == r && rows[i].kind == BENCH_ROW_CPU;
+  return n;
+}
+
 int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out) {
-  if (!o->cpu || !bench_cpu_sensible(h)) return 0;
+  if (!bench_cpu_rows(o, h->routine, h->size)) return 0;
   size_t nrows;
   const bench_row_def *rows = bench_rows(&nrows);
   float *buf = bench_xmalloc(h->out_elems * sizeof(float));
@@ -313,6 +337,7 @@ int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out) 
     bench_result *res = bench_results_add(out);
     result_init(res, &rows[i], h, NULL);
     run_cpu_row(o, h, &rows[i], buf, res);
+    bench_progress_row_done();
     added++;
   }
   free(buf);

@@ -36,19 +36,59 @@ void bench_stats(double *v, int n, double *med, double *min, double *max) {
   *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Progress overwrites one line of a terminal; redirected stderr gets none of it. */
-static int progress_on = -1, progress_shown;
+/* Progress overwrites one line of a terminal; redirected stderr gets none of it, unless
+ * $DUET_BENCH_PROGRESS=1 asks for it (then one line per update, for logs and tests; 0 turns it
+ * off on a terminal too). Once the run's row count is known, each line starts with the row and
+ * an estimate of the time left: the mean time of the rows done so far times the rows left.
+ * Sweeps run smallest first, so it errs short. */
+static int progress_on = -1, progress_tty, progress_shown;
+static int progress_rows, progress_done;
+static double progress_t0;
+
+static void progress_init(void) {
+  const char *env = getenv("DUET_BENCH_PROGRESS");
+  progress_tty = isatty(STDERR_FILENO);
+  progress_on = env && *env ? strcmp(env, "0") != 0 : progress_tty;
+}
+
+void bench_progress_plan(int rows) {
+  progress_rows = rows;
+  progress_done = 0;
+  progress_t0 = bench_now_ms();
+}
+
+void bench_progress_row_done(void) { progress_done++; }
+
+static void print_left(double ms) {
+  long s = (long)(ms / 1000 + 0.5);
+  if (s < 60)
+    fprintf(stderr, "~%lds left", s);
+  else if (s < 3600)
+    fprintf(stderr, "~%ldm%02lds left", s / 60, s % 60);
+  else
+    fprintf(stderr, "~%ldh%02ldm left", s / 3600, s / 60 % 60);
+}
 
 void bench_progress(const char *fmt, ...) {
-  if (progress_on < 0) progress_on = isatty(STDERR_FILENO);
+  if (progress_on < 0) progress_init();
   if (!progress_on) return;
+  if (progress_tty) fputs("\r\033[K", stderr);
+  if (progress_rows > 0) {
+    int row = progress_done < progress_rows ? progress_done + 1 : progress_rows;
+    fprintf(stderr, "[row %d of %d, ", row, progress_rows);
+    if (progress_done > 0)
+      print_left((bench_now_ms() - progress_t0) / progress_done * (progress_rows - progress_done));
+    else
+      fputs("estimating time left", stderr);
+    fputs("] ", stderr);
+  }
   va_list ap;
   va_start(ap, fmt);
-  fputs("\r\033[K", stderr);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
+  if (!progress_tty) fputc('\n', stderr);
   fflush(stderr);
-  progress_shown = 1;
+  progress_shown = progress_tty;
 }
 
 void bench_progress_done(void) {
