@@ -81,6 +81,11 @@ typedef struct duet_ctx duet_ctx;
 /* b == AUTO honours $DUET_BACKEND (cuda, opencl, auto), else takes CUDA if it has a device,
  * else OpenCL. device < 0 means $DUET_DEVICE, else 0. OpenCL devices are numbered GPUs first,
  * then other types, across the platforms whose name contains $DUET_OPENCL_PLATFORM (if set).
+ * The OpenCL backend opens the ICD loader at run time, once per process: libOpenCL.so.1, or
+ * the file or path $DUET_OPENCL_LIBRARY names. Where it cannot be opened or lacks a function,
+ * OpenCL has no device: DUET_ENODEV, and the last error names the file and the loader's reason.
+ * OpenCL kernels build on first use; with $DUET_OPENCL_WERROR=1 a build whose log has a
+ * warning fails with DUET_EBUILD (CI sets it, to keep the kernels warning-free).
  * On failure *ctx is NULL. */
 DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
 /* NULL is fine. Buffers and events may be destroyed before or after their context: a context

@@ -40,8 +40,10 @@ endif
 
 if DUET_HAVE_OPENCL
 noinst_LTLIBRARIES += tools/libbench_raw_cl.la
-tools_libbench_raw_cl_la_SOURCES = tools/bench_raw_cl.c
-tools_libbench_raw_cl_la_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+# libduet's OpenCL loader is hidden inside it: the raw launch compiles its own copy.
+tools_libbench_raw_cl_la_SOURCES = tools/bench_raw_cl.c backends/opencl_loader.c \
+	backends/opencl_loader.h
+tools_libbench_raw_cl_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(OPENCL_CFLAGS)
 tools_duet_bench_LDADD += tools/libbench_raw_cl.la $(OPENCL_LIBS)
 endif
 
