@@ -326,8 +326,7 @@ static int build_failed(duet_ctx *ctx, const char *log, const char *why, duet__g
                     duet__groups[g].name, why, options, log ? log : "(no log)");
 }
 
-/* A compiler that ignores -Werror still says "warning" in its log; case-blind, as vendors differ.
- */
+/* A compiler that ignores -Werror still logs "warning"; case-blind, as vendors differ. */
 static int has_warning(const char *log) {
   static const char word[] = "warning";
   for (const char *p = log; p && *p; p++) {
