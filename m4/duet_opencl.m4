@@ -22,7 +22,7 @@ AC_DEFUN([DUET_CHECK_OPENCL], [
       [yes|check], [
         PKG_CHECK_EXISTS([OpenCL],
           [OPENCL_CFLAGS=`$PKG_CONFIG --cflags OpenCL`; duet_opencl_from="pkg-config OpenCL"],
-          [duet_opencl_from="the system headers"])],
+          [duet_opencl_from="the system"])],
       [
         # The system headers would be found anyway: insist that the given prefix is real.
         AS_IF([test -d "$with_opencl"], [], [AC_MSG_ERROR([--with-opencl=$with_opencl: no such directory])])

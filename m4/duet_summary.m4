@@ -7,7 +7,7 @@ AC_DEFUN([DUET_SUMMARY], [
         [duet_opencl_line="yes (headers from $duet_opencl_from; libOpenCL.so.1 opened at run time)"],
         [duet_opencl_line="no ($duet_opencl_why)"])
   AS_IF([test "x$with_peers" = xno], [duet_peers_line="disabled by --without-peers"],
-        [duet_peers_line="cuBLAS: $duet_cublas_line, CLBlast: $duet_clblast_line (opened at run time)"])
+        [duet_peers_line="cuBLAS: $duet_cublas_line, CLBlast: $duet_clblast_line (each opened at run time)"])
   cat <<_DUET_EOF
 
 duet $PACKAGE_VERSION configured
