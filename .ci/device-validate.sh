@@ -57,7 +57,9 @@ fi
 if has check; then
   echo "=== make check (CUDA and NVIDIA OpenCL, large tier)"
   start=$(date +%s)
-  DUET_OPENCL_PLATFORM=NVIDIA timeout ${CHECK_TIMEOUT:-480} make -j4 check >"$logs/check.log" 2>&1
+  # DUET_OPENCL_WERROR=1: NVIDIA's compiler must build every kernel without a warning too.
+  DUET_OPENCL_WERROR=1 DUET_OPENCL_PLATFORM=NVIDIA timeout ${CHECK_TIMEOUT:-480} make -j4 check \
+    >"$logs/check.log" 2>&1
   echo "make check rc=$? in $(($(date +%s) - start)) s"
   cp tests/*.log "$logs/" 2>/dev/null
   grep -h '^harness:' tests/*.log

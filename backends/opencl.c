@@ -3,20 +3,15 @@
  * group (kernels_cl/common.cl followed by kernels_cl/<group>.cl, embedded at build time) is its
  * own program, built on the first use of one of its kernels with the -D options the manifest
  * gives for the context's tunable values. A group that fails to build fails only the calls that
- * need it. */
-#define CL_TARGET_OPENCL_VERSION 120
-#ifdef __APPLE__
-#include <OpenCL/opencl.h>
-#else
-#include <CL/cl.h>
-#endif
-
+ * need it. Every OpenCL call goes through duet__cl, the ICD loader opened at run time
+ * (opencl_loader.c): without it the backend has no device. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "duet_internal.h"
+#include "opencl_loader.h"
 
 typedef struct {
   const char *name;
@@ -122,7 +117,8 @@ static int cl_fail(duet_ctx *ctx, cl_int err, const char *call) {
 static int platform_selected(cl_platform_id p, const char *filter) {
   char name[256] = "";
   if (!filter) return 1;
-  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS) return 0;
+  if (duet__cl.clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+    return 0;
   return strstr(name, filter) != NULL;
 }
 
@@ -136,13 +132,13 @@ static pthread_mutex_t enumerate_lock = PTHREAD_MUTEX_INITIALIZER;
  * With none, why (n bytes) says why. */
 static int enumerate_locked(cl_device_id *devs, int max, char *why, size_t n) {
   cl_uint np = 0;
-  cl_int err = clGetPlatformIDs(0, NULL, &np);
+  cl_int err = duet__cl.clGetPlatformIDs(0, NULL, &np);
   if (err != CL_SUCCESS || np == 0) {
     snprintf(why, n, "no OpenCL platform (clGetPlatformIDs: %s)", cl_error_name(err));
     return 0;
   }
   cl_platform_id *plats = malloc(np * sizeof *plats);
-  if (!plats || clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS) {
+  if (!plats || duet__cl.clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS) {
     free(plats);
     snprintf(why, n, "cannot list the OpenCL platforms");
     return 0;
@@ -155,15 +151,15 @@ static int enumerate_locked(cl_device_id *devs, int max, char *why, size_t n) {
       selected += gpu_pass;
       cl_uint nd = 0;
       cl_device_type type = gpu_pass ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL;
-      if (clGetDeviceIDs(plats[p], type, 0, NULL, &nd) != CL_SUCCESS || nd == 0) continue;
+      if (duet__cl.clGetDeviceIDs(plats[p], type, 0, NULL, &nd) != CL_SUCCESS || nd == 0) continue;
       cl_device_id *ids = malloc(nd * sizeof *ids);
-      if (!ids || clGetDeviceIDs(plats[p], type, nd, ids, NULL) != CL_SUCCESS) {
+      if (!ids || duet__cl.clGetDeviceIDs(plats[p], type, nd, ids, NULL) != CL_SUCCESS) {
         free(ids);
         continue;
       }
       for (cl_uint d = 0; d < nd; d++) {
         cl_device_type t = 0;
-        clGetDeviceInfo(ids[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
+        duet__cl.clGetDeviceInfo(ids[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
         if (!gpu_pass && (t & CL_DEVICE_TYPE_GPU)) continue; /* listed in the GPU pass */
         if (devs && count < max) devs[count] = ids[d];
         count++;
@@ -182,6 +178,11 @@ static int enumerate_locked(cl_device_id *devs, int max, char *why, size_t n) {
 }
 
 static int enumerate(cl_device_id *devs, int max, char *why, size_t n) {
+  const char *unloaded = duet__cl_load();
+  if (unloaded) {
+    snprintf(why, n, "%s", unloaded);
+    return 0;
+  }
   pthread_mutex_lock(&enumerate_lock);
   int count = enumerate_locked(devs, max, why, n);
   pthread_mutex_unlock(&enumerate_lock);
@@ -199,9 +200,9 @@ static void cl_ctx_close(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   if (!im) return;
   for (int g = 0; g < DUET__G_COUNT; g++)
-    if (im->programs[g]) clReleaseProgram(im->programs[g]);
-  if (im->queue) clReleaseCommandQueue(im->queue);
-  if (im->context) clReleaseContext(im->context);
+    if (im->programs[g]) duet__cl.clReleaseProgram(im->programs[g]);
+  if (im->queue) duet__cl.clReleaseCommandQueue(im->queue);
+  if (im->context) duet__cl.clReleaseContext(im->context);
   free(im);
   ctx->impl = NULL;
 }
@@ -213,22 +214,23 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
   size_t group = 0;
   cl_ulong local = 0;
   cl_uint units = 0;
-  cl_int err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  cl_int err = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   if (err == CL_SUCCESS)
-    err = clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    err = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
   if (err == CL_SUCCESS)
-    err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group, &group, NULL);
+    err = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group, &group, NULL);
   if (err == CL_SUCCESS)
-    err = clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    err = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
   if (err != CL_SUCCESS) return err;
   c->type = type & CL_DEVICE_TYPE_GPU   ? DUET_DEVICE_GPU
             : type & CL_DEVICE_TYPE_CPU ? DUET_DEVICE_CPU
                                         : DUET_DEVICE_OTHER;
   cl_uint major = 0, minor = 0;
-  c->nvidia = clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
-                              NULL) == CL_SUCCESS;
+  c->nvidia = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major,
+                                       &major, NULL) == CL_SUCCESS;
   if (c->nvidia)
-    clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL);
+    duet__cl.clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                             NULL);
   c->cc_major = (int)major;
   c->cc_minor = (int)minor;
   c->compute_units = units;
@@ -242,6 +244,8 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
 }
 
 static int cl_ctx_open(duet_ctx *ctx, int device) {
+  const char *unloaded = duet__cl_load();
+  if (unloaded) return duet__fail(ctx, DUET_ENODEV, "opencl: no device: %s", unloaded);
   char why[512] = "";
   int n = enumerate(NULL, 0, why, sizeof why);
   if (device >= n) {
@@ -262,17 +266,18 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
   /* `failed` names the first call that failed; what was made before it is released. */
   const char *failed = NULL;
   cl_int err;
-  im->context = clCreateContext(NULL, 1, &im->device, NULL, NULL, &err);
+  im->context = duet__cl.clCreateContext(NULL, 1, &im->device, NULL, NULL, &err);
   if (!im->context) failed = "clCreateContext";
   if (!failed) {
-    im->queue = clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    im->queue =
+        duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (!im->queue) failed = "clCreateCommandQueue";
   }
   if (!failed && (err = read_caps(im->device, &ctx->caps)) == CL_SUCCESS &&
-      (err = clGetDeviceInfo(im->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof im->max_alloc,
-                             &im->max_alloc, NULL)) == CL_SUCCESS)
-    err = clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof im->global_mem,
-                          &im->global_mem, NULL);
+      (err = duet__cl.clGetDeviceInfo(im->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                                      sizeof im->max_alloc, &im->max_alloc, NULL)) == CL_SUCCESS)
+    err = duet__cl.clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof im->global_mem,
+                                   &im->global_mem, NULL);
   if (!failed && err != CL_SUCCESS) failed = "clGetDeviceInfo";
   if (!failed) return DUET_OK;
   int status = cl_fail(ctx, err, failed);
@@ -290,10 +295,9 @@ static const char *group_source(duet__group g, const char **common) {
   return *common ? text : NULL;
 }
 
-/* $DUET_TEST_BREAK_GROUPS (tests only): a comma-separated list of groups whose build gets
- * -DDUET_TEST_BREAK, which common.cl turns into a compile error. */
-static int broken_by_test(duet__group g) {
-  const char *list = duet__getenv("DUET_TEST_BREAK_GROUPS"), *name = duet__groups[g].name;
+/* Whether group g is in $var, a comma-separated list of group names. */
+static int listed(const char *var, duet__group g) {
+  const char *list = duet__getenv(var), *name = duet__groups[g].name;
   size_t len = strlen(name);
   for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
     if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0')) return 1;
@@ -301,26 +305,44 @@ static int broken_by_test(duet__group g) {
   return 0;
 }
 
-static int build_failed(duet_ctx *ctx, cl_program prog, cl_int err, duet__group g,
-                        const char *options) {
+/* The build log, or NULL; the caller frees it. */
+static char *build_log(duet_ctx *ctx, cl_program prog) {
   cl_impl *im = IMPL(ctx);
   size_t len = 0;
-  clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+  duet__cl.clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
   char *log = malloc(len + 1);
-  if (log &&
-      clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS)
+  if (log && duet__cl.clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log,
+                                            NULL) == CL_SUCCESS)
     log[len] = '\0';
   else if (log)
     log[0] = '\0';
-  int status = duet__fail(
-      ctx, DUET_EBUILD, "opencl: building kernel group %s failed: %s (%d); options: %s; log:\n%s",
-      duet__groups[g].name, cl_error_name(err), (int)err, options, log ? log : "(no log)");
-  free(log);
-  return status;
+  return log;
+}
+
+static int build_failed(duet_ctx *ctx, const char *log, const char *why, duet__group g,
+                        const char *options) {
+  return duet__fail(ctx, DUET_EBUILD,
+                    "opencl: building kernel group %s failed: %s; options: %s; log:\n%s",
+                    duet__groups[g].name, why, options, log ? log : "(no log)");
+}
+
+/* A compiler that ignores -Werror still logs "warning"; case-blind, as vendors differ. */
+static int has_warning(const char *log) {
+  static const char word[] = "warning";
+  for (const char *p = log; p && *p; p++) {
+    size_t i = 0;
+    while (word[i] && (p[i] | 0x20) == word[i]) i++;
+    if (!word[i]) return 1;
+  }
+  return 0;
 }
 
 /* Builds group g on first use with the -D options the manifest gives for this context. A
- * failure keeps the build log in the last-error text and is retried on the next use. */
+ * failure keeps the build log in the last-error text and is retried on the next use.
+ * DUET_OPENCL_WERROR=1 (CI) makes a warning a failure, so that the kernels stay warning-free:
+ * -Werror for compilers that honour it (PoCL does), and a look at the log for the rest.
+ * The test hooks DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl
+ * makes fail to build or build with a warning, to prove both paths. */
 static int ensure_group(duet_ctx *ctx, duet__group g) {
   cl_impl *im = IMPL(ctx);
   if (im->programs[g]) return DUET_OK;
@@ -328,29 +350,48 @@ static int ensure_group(duet_ctx *ctx, duet__group g) {
   if (!text)
     return duet__fail(ctx, DUET_EBUILD, "opencl: no source embedded for kernel group %s",
                       duet__groups[g].name);
+  const char *werror_env = duet__getenv("DUET_OPENCL_WERROR");
+  const int werror = werror_env && strcmp(werror_env, "1") == 0;
   char *tunables = duet__group_options(ctx, g);
   if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   const char *extra[] = {ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",
-                         broken_by_test(g) ? " -DDUET_TEST_BREAK" : ""};
-  size_t len = strlen(tunables) + strlen(extra[0]) + strlen(extra[1]) + 32;
+                         listed("DUET_TEST_BREAK_GROUPS", g) ? " -DDUET_TEST_BREAK" : "",
+                         listed("DUET_TEST_WARN_GROUPS", g) ? " -DDUET_TEST_WARN" : "",
+                         werror ? " -Werror" : ""};
+  size_t len = strlen(tunables) + 32;
+  for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) len += strlen(extra[i]);
   char *options = malloc(len);
   if (!options) {
     free(tunables);
     return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   }
-  snprintf(options, len, "-cl-std=CL1.2 %s%s%s", tunables, extra[0], extra[1]);
+  snprintf(options, len, "-cl-std=CL1.2 %s%s%s%s%s", tunables, extra[0], extra[1], extra[2],
+           extra[3]);
   free(tunables);
   const char *srcs[] = {common, text};
   cl_int err;
   int status = DUET_OK;
-  cl_program prog = clCreateProgramWithSource(im->context, 2, srcs, NULL, &err);
-  if (!prog)
+  cl_program prog = duet__cl.clCreateProgramWithSource(im->context, 2, srcs, NULL, &err);
+  if (!prog) {
     status = cl_fail(ctx, err, "clCreateProgramWithSource");
-  else if ((err = clBuildProgram(prog, 1, &im->device, options, NULL, NULL)) != CL_SUCCESS) {
-    status = build_failed(ctx, prog, err, g, options);
-    clReleaseProgram(prog);
-  } else
-    im->programs[g] = prog;
+  } else if ((err = duet__cl.clBuildProgram(prog, 1, &im->device, options, NULL, NULL)) !=
+             CL_SUCCESS) {
+    char why[64], *log = build_log(ctx, prog);
+    snprintf(why, sizeof why, "%s (%d)", cl_error_name(err), (int)err);
+    status = build_failed(ctx, log, why, g, options);
+    free(log);
+    duet__cl.clReleaseProgram(prog);
+  } else {
+    char *log = werror ? build_log(ctx, prog) : NULL;
+    if (werror && has_warning(log)) {
+      status =
+          build_failed(ctx, log, "its log has a warning, and DUET_OPENCL_WERROR=1", g, options);
+      duet__cl.clReleaseProgram(prog);
+    } else {
+      im->programs[g] = prog;
+    }
+    free(log);
+  }
   free(options);
   return status;
 }
@@ -360,24 +401,25 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   int status = ensure_group(ctx, d->group);
   if (status) return status;
   cl_int err;
-  cl_kernel kern = clCreateKernel(im->programs[d->group], d->name, &err);
+  cl_kernel kern = duet__cl.clCreateKernel(im->programs[d->group], d->name, &err);
   if (!kern) return cl_fail(ctx, err, d->name);
   size_t limit = 0, compiled[3] = {0, 0, 0}, multiple = 0;
-  err = clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit,
-                                 NULL);
+  err = duet__cl.clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit,
+                                          &limit, NULL);
   if (err == CL_SUCCESS)
-    err = clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                   sizeof compiled, compiled, NULL);
+    err = duet__cl.clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                            sizeof compiled, compiled, NULL);
   if (err == CL_SUCCESS)
-    err = clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                   sizeof multiple, &multiple, NULL);
+    err = duet__cl.clGetKernelWorkGroupInfo(kern, im->device,
+                                            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                            sizeof multiple, &multiple, NULL);
   if (err != CL_SUCCESS) {
-    clReleaseKernel(kern);
+    duet__cl.clReleaseKernel(kern);
     return cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
   }
   /* A kernel that declares reqd_work_group_size must be launched with exactly that block. */
   if (compiled[0] && (compiled[0] != k->shape.block_x || compiled[1] != k->shape.block_y)) {
-    clReleaseKernel(kern);
+    duet__cl.clReleaseKernel(kern);
     return duet__fail(ctx, DUET_EBUILD,
                       "opencl: %s was compiled for %zux%zu work-groups, but the manifest launches "
                       "%ux%u",
@@ -393,7 +435,7 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   if (!loaded || strlen(d->sig) > CL_MAX_ARGS) {
     const int status = loaded ? DUET_EINVAL : DUET_ENOMEM; /* decided before loaded is freed */
     free(loaded);
-    clReleaseKernel(kern);
+    duet__cl.clReleaseKernel(kern);
     return duet__fail(ctx, status, "opencl: cannot hold the arguments of %s", d->name);
   }
   loaded->kernel = kern;
@@ -406,13 +448,13 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
 static void cl_kernel_unload(duet_ctx *ctx, duet__loaded *k) {
   (void)ctx;
   cl_loaded *loaded = k->fn;
-  if (loaded) clReleaseKernel(loaded->kernel);
+  if (loaded) duet__cl.clReleaseKernel(loaded->kernel);
   free(loaded);
   k->fn = NULL;
 }
 
 static void info_string(cl_device_id dev, cl_device_info what, char *dst, size_t len) {
-  if (clGetDeviceInfo(dev, what, len - 1, dst, NULL) != CL_SUCCESS) dst[0] = '\0';
+  if (duet__cl.clGetDeviceInfo(dev, what, len - 1, dst, NULL) != CL_SUCCESS) dst[0] = '\0';
   dst[len - 1] = '\0';
 }
 
@@ -421,9 +463,11 @@ static void info_string(cl_device_id dev, cl_device_info what, char *dst, size_t
 static unsigned warp_size(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   cl_uint w = 0;
-  if (clGetDeviceInfo(im->device, CL_DEVICE_WARP_SIZE_NV, sizeof w, &w, NULL) == CL_SUCCESS && w)
+  if (duet__cl.clGetDeviceInfo(im->device, CL_DEVICE_WARP_SIZE_NV, sizeof w, &w, NULL) ==
+          CL_SUCCESS &&
+      w)
     return w;
-  if (clGetDeviceInfo(im->device, CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof w, &w, NULL) ==
+  if (duet__cl.clGetDeviceInfo(im->device, CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof w, &w, NULL) ==
           CL_SUCCESS &&
       w)
     return w;
@@ -440,15 +484,15 @@ static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   info->warp_size = warp_size(ctx);
   info->global_mem_bytes = (size_t)im->global_mem;
   cl_ulong cache = 0;
-  if (clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL) ==
-      CL_SUCCESS)
+  if (duet__cl.clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache,
+                               NULL) == CL_SUCCESS)
     info->cache_bytes = (size_t)cache;
   info->shared_mem_bytes = ctx->caps.shared_bytes;
   return DUET_OK;
 }
 
 static int cl_finish(duet_ctx *ctx) {
-  cl_int err = clFinish(IMPL(ctx)->queue);
+  cl_int err = duet__cl.clFinish(IMPL(ctx)->queue);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clFinish");
 }
 
@@ -466,21 +510,22 @@ static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
                       "its memory (%llu bytes)",
                       bytes, (unsigned long long)im->max_alloc, (unsigned long long)im->global_mem);
   cl_int err;
-  cl_mem m = clCreateBuffer(im->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  cl_mem m = duet__cl.clCreateBuffer(im->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (!m) return cl_fail(ctx, err, "clCreateBuffer");
   cl_event done;
-  err = clEnqueueMigrateMemObjects(im->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
-                                   NULL, &done);
+  err = duet__cl.clEnqueueMigrateMemObjects(
+      im->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, &done);
   if (err == CL_SUCCESS) {
     cl_int status = CL_COMPLETE;
-    err = clWaitForEvents(1, &done);
+    err = duet__cl.clWaitForEvents(1, &done);
     if (err == CL_SUCCESS)
-      clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+      duet__cl.clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                              NULL);
     if (err == CL_SUCCESS && status < 0) err = status;
-    clReleaseEvent(done);
+    duet__cl.clReleaseEvent(done);
   }
   if (err != CL_SUCCESS) {
-    clReleaseMemObject(m);
+    duet__cl.clReleaseMemObject(m);
     /* A failed first touch is the allocation failing. */
     return cl_fail(ctx,
                    err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
@@ -494,24 +539,24 @@ static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
 
 static void cl_mem_free(duet_ctx *ctx, void *mem) {
   (void)ctx;
-  clReleaseMemObject((cl_mem)mem);
+  duet__cl.clReleaseMemObject((cl_mem)mem);
 }
 
 static int cl_mem_write(duet_ctx *ctx, void *mem, size_t offset, const void *src, size_t bytes) {
-  cl_int err = clEnqueueWriteBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_TRUE, offset, bytes, src, 0,
-                                    NULL, NULL);
+  cl_int err = duet__cl.clEnqueueWriteBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_TRUE, offset, bytes,
+                                             src, 0, NULL, NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueWriteBuffer");
 }
 
 static int cl_mem_read(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes) {
-  cl_int err = clEnqueueReadBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_TRUE, offset, bytes, dst, 0,
-                                   NULL, NULL);
+  cl_int err = duet__cl.clEnqueueReadBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_TRUE, offset, bytes,
+                                            dst, 0, NULL, NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueReadBuffer");
 }
 
 static int cl_mem_copy(duet_ctx *ctx, void *dst, void *src, size_t bytes) {
-  cl_int err =
-      clEnqueueCopyBuffer(IMPL(ctx)->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0, NULL, NULL);
+  cl_int err = duet__cl.clEnqueueCopyBuffer(IMPL(ctx)->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes,
+                                            0, NULL, NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueCopyBuffer");
 }
 
@@ -527,16 +572,16 @@ static int cl_event_alloc(duet_ctx *ctx, void **ev) {
 static void cl_event_free(duet_ctx *ctx, void *ev) {
   (void)ctx;
   cl_marker *m = ev;
-  if (m->event) clReleaseEvent(m->event);
+  if (m->event) duet__cl.clReleaseEvent(m->event);
   free(m);
 }
 
 static int cl_event_record(duet_ctx *ctx, void *ev) {
   cl_marker *m = ev;
   cl_event e;
-  cl_int err = clEnqueueMarkerWithWaitList(IMPL(ctx)->queue, 0, NULL, &e);
+  cl_int err = duet__cl.clEnqueueMarkerWithWaitList(IMPL(ctx)->queue, 0, NULL, &e);
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clEnqueueMarkerWithWaitList");
-  if (m->event) clReleaseEvent(m->event);
+  if (m->event) duet__cl.clReleaseEvent(m->event);
   m->event = e;
   return DUET_OK;
 }
@@ -544,11 +589,11 @@ static int cl_event_record(duet_ctx *ctx, void *ev) {
 static int cl_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   cl_event s = ((cl_marker *)start)->event, e = ((cl_marker *)end)->event;
   cl_ulong t0 = 0, t1 = 0;
-  cl_int err = clWaitForEvents(1, &e);
+  cl_int err = duet__cl.clWaitForEvents(1, &e);
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clWaitForEvents");
-  err = clGetEventProfilingInfo(s, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL);
+  err = duet__cl.clGetEventProfilingInfo(s, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL);
   if (err == CL_SUCCESS)
-    err = clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    err = duet__cl.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetEventProfilingInfo");
   *ms = (float)((double)(cl_long)(t1 - t0) * 1e-6);
   return DUET_OK;
@@ -595,12 +640,13 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
     /* Buffers are set every time: a new cl_mem may reuse a freed one's handle, and a runtime
      * may have resolved the old one's device address when it was set. */
     if (loaded->set[i] && loaded->value[i] == bytes && d->sig[i] != 'm') continue;
-    err = clSetKernelArg(kern, i, size, at);
+    err = duet__cl.clSetKernelArg(kern, i, size, at);
     loaded->set[i] = err == CL_SUCCESS;
     loaded->value[i] = bytes;
   }
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
-  err = clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL, NULL);
+  err = duet__cl.clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL,
+                                        NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueNDRangeKernel");
 }
 

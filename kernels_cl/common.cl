@@ -8,6 +8,9 @@
 #ifdef DUET_TEST_BREAK
 #error "this kernel group was broken on purpose by DUET_TEST_BREAK_GROUPS (a test hook)"
 #endif
+#ifdef DUET_TEST_WARN
+#warning "this kernel group warns on purpose for DUET_TEST_WARN_GROUPS (a test hook)"
+#endif
 
 #define BLOCK(x, y) __attribute__((reqd_work_group_size((x), (y), 1)))
 

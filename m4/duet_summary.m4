@@ -4,10 +4,10 @@ AC_DEFUN([DUET_SUMMARY], [
   AS_IF([test "$duet_cuda_happy" = yes],
         [duet_cuda_line="yes ($NVCC, $CUDA_ARCH)"], [duet_cuda_line="no ($duet_cuda_why)"])
   AS_IF([test "$duet_opencl_happy" = yes],
-        [duet_opencl_line="yes (from $duet_opencl_from: headers ${OPENCL_CFLAGS:-system}, library $OPENCL_LIBS)"],
+        [duet_opencl_line="yes (headers from $duet_opencl_from; libOpenCL.so.1 opened at run time)"],
         [duet_opencl_line="no ($duet_opencl_why)"])
   AS_IF([test "x$with_peers" = xno], [duet_peers_line="disabled by --without-peers"],
-        [duet_peers_line="cuBLAS: $duet_cublas_happy, CLBlast: $duet_clblast_happy"])
+        [duet_peers_line="cuBLAS: $duet_cublas_line, CLBlast: $duet_clblast_line (each opened at run time)"])
   cat <<_DUET_EOF
 
 duet $PACKAGE_VERSION configured

@@ -152,6 +152,12 @@ typedef struct duet_ctx duet_ctx;
  * b == #DUET_BACKEND_AUTO honours `$DUET_BACKEND` (cuda, opencl, auto), else takes CUDA if it
  * has a device, else OpenCL. OpenCL devices are numbered GPUs first, then other types, across
  * the platforms whose name contains `$DUET_OPENCL_PLATFORM` (if set).
+ *
+ * The OpenCL backend opens the ICD loader at run time, once per process: `libOpenCL.so.1`, or
+ * the file or path `$DUET_OPENCL_LIBRARY` names. Where it cannot be opened or lacks a function,
+ * OpenCL has no device: #DUET_ENODEV, and the last error names the file and the loader's reason.
+ * OpenCL kernels build on first use; with `$DUET_OPENCL_WERROR=1` a build whose log has a
+ * warning fails with #DUET_EBUILD (CI sets it, to keep the kernels warning-free).
  * @param[out] ctx the new context; NULL on failure.
  * @param b the backend, or #DUET_BACKEND_AUTO.
  * @param device the device number within the backend; < 0 means `$DUET_DEVICE`, else 0.

@@ -96,6 +96,40 @@ for peer in cublas clblast; do
   count_is "--variant $peer without $have exits 2" 2 "$rc"
 done
 
+# Peers are opened at run time. Asked for by name, one whose library cannot be opened is bad
+# usage, naming the file and dlerror(); included by default, it is left out, said once.
+for peer in cublas clblast; do
+  case $peer in
+    cublas) have=cuBLAS routine=gemm var=DUET_BENCH_CUBLAS_LIBRARY peer_backend=cuda ;;
+    clblast) have=CLBlast routine=transpose var=DUET_BENCH_CLBLAST_LIBRARY peer_backend=opencl ;;
+  esac
+  grep -q "peers compiled in:.*$have" "$tmp/list.out" || continue
+  missing=/nonexistent/lib$peer.so
+  # shellcheck disable=SC2086
+  env "$var=$missing" "$bench" $routine $sel --sizes 16 --reps 2 --variant $peer \
+    >"$tmp/nolib.out" 2>"$tmp/nolib.err"
+  rc=$?
+  count_is "--variant $peer with $var=$missing exits 2" 2 "$rc"
+  expect "... naming the file and why it did not open" \
+    grep -q "^duet-bench: --variant '$peer': cannot open $missing.*: $missing: " "$tmp/nolib.err"
+  [ "$peer_backend" = "$backend" ] || continue
+  # shellcheck disable=SC2086
+  env "$var=$missing" "$bench" $routine $sel --sizes 16,17 --reps 2 --warmup 0 --csv \
+    >"$tmp/nolib.out" 2>"$tmp/nolib.err"
+  rc=$?
+  count_is "$routine with $have missing, by default: exits 0" 0 "$rc"
+  count_is "... says once that $have is left out" 1 "$(grep -c "$have is left out: .*$missing" "$tmp/nolib.err")"
+  count_is "... and runs no $peer row" 0 "$(grep -c ",$peer," "$tmp/nolib.out")"
+done
+
+# Without an OpenCL loader, duet-bench still starts: OpenCL just has no device.
+if grep -q '^backends compiled in:.* opencl' "$tmp/list.out"; then
+  DUET_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 "$bench" list >"$tmp/nocl.out" 2>"$tmp/nocl.err"
+  rc=$?
+  count_is "list without an OpenCL loader exits 0" 0 "$rc"
+  expect "... and shows OpenCL without a device" grep -Eq '^opencl +\(no device\)' "$tmp/nocl.out"
+fi
+
 # --batch: N launches per timed run, divided by N; the table says so.
 # shellcheck disable=SC2086
 run batch transpose $sel --sizes 16 --reps 2 --warmup 1 --variant padded --batch 3

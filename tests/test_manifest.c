@@ -3,7 +3,7 @@
  * refuses, at load, a compiled kernel whose block or shared memory disagrees with the core's
  * launch: CUDA through its registry rows, OpenCL through reqd_work_group_size); DUET_TUNE
  * retunes OpenCL; kernel groups build on first use, one at a time, and a broken group fails
- * only its own routines. */
+ * only its own routines; DUET_OPENCL_WERROR=1 makes a build warning a failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +212,52 @@ static void check_lazy_build(const harness_dev *dev) {
   }
 }
 
+/* DUET_TEST_WARN_GROUPS=copy makes the copy group build with a warning (a #warning in
+ * common.cl). The warning alone fails nothing; with DUET_OPENCL_WERROR=1, which CI sets for every
+ * test, copy fails with DUET_EBUILD and the log, while the other groups still build. So a kernel
+ * that starts to warn fails CI. */
+static void check_werror(const harness_dev *dev) {
+  harness_case c;
+  harness_case_begin(&c, dev, "DUET_OPENCL_WERROR=1 fails a build that warns");
+  if (dev->backend != DUET_BACKEND_OPENCL) {
+    harness_case_skip(&c, "CUDA kernels are compiled ahead of time");
+    return;
+  }
+  const char *outer = getenv("DUET_OPENCL_WERROR");
+  char *saved = outer ? strdup(outer) : NULL;
+  setenv("DUET_TEST_WARN_GROUPS", "copy", 1);
+  static const char *const werror[] = {NULL, "1"};
+  for (int w = 0; w < 2; w++) {
+    if (werror[w])
+      setenv("DUET_OPENCL_WERROR", werror[w], 1);
+    else
+      unsetenv("DUET_OPENCL_WERROR");
+    duet_ctx *ctx = NULL;
+    if (!harness_expect_status(&c, duet_ctx_create(&ctx, dev->backend, dev->device), DUET_OK, NULL,
+                               "duet_ctx_create"))
+      break;
+    int st = try_routine(ctx, "copy");
+    harness_expect(&c, st == (werror[w] ? DUET_EBUILD : DUET_OK),
+                   "DUET_OPENCL_WERROR=%s: copy returned %s; last_error: \"%.300s\"",
+                   werror[w] ? werror[w] : "(unset)", duet_status_name(st),
+                   duet_ctx_last_error(ctx));
+    if (st == DUET_EBUILD)
+      harness_expect(&c, strstr(duet_ctx_last_error(ctx), "DUET_TEST_WARN_GROUPS") != NULL,
+                     "the build log is not in last_error: \"%.300s\"", duet_ctx_last_error(ctx));
+    st = try_routine(ctx, "transpose");
+    harness_expect(&c, st == DUET_OK, "transpose, which does not warn, returned %s: \"%.300s\"",
+                   duet_status_name(st), duet_ctx_last_error(ctx));
+    duet_ctx_destroy(ctx);
+  }
+  unsetenv("DUET_TEST_WARN_GROUPS");
+  if (saved)
+    setenv("DUET_OPENCL_WERROR", saved, 1);
+  else
+    unsetenv("DUET_OPENCL_WERROR");
+  free(saved);
+  harness_case_end(&c);
+}
+
 /* DUET_TEST_MAX_BLOCK_THREADS=256 makes the device look small: the 1024-thread kernels (tiled
  * sgemm with its 32 x 32 block, padded-wide) are refused with DUET_EUNSUPPORTED, the context
  * stays usable, and AUTO falls back to kernels that fit, with correct results. The
@@ -262,6 +308,7 @@ static void run(const harness_dev *dev, void *user) {
   check_sets(dev);
   check_overrides(dev);
   check_lazy_build(dev);
+  check_werror(dev);
 }
 
 int main(void) {

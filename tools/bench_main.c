@@ -80,7 +80,9 @@ static int do_list(void) {
   printf("duet %s\nbackends compiled in:", duet_version());
   for (size_t i = 0; i < N_BACKENDS; i++)
     if (duet_backend_built(all_backends[i])) printf(" %s", duet_backend_name(all_backends[i]));
-  printf("\npeers compiled in: %s\n\n", bench_peer_names());
+  printf("\npeers compiled in: %s\n", bench_peer_names());
+  bench_peers_list();
+  printf("\n");
   printf("%-8s %-4s %-5s %5s %10s %13s  %s\n", "backend", "dev", "type", "CUs", "memory",
          "shared/block", "name");
   int found = 0, failed = 0;

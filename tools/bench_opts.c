@@ -130,7 +130,7 @@ static int parse_sizes(const char *list, bench_opts *o) {
 
 static int check_variants(const bench_opts *o) {
   if (!o->variants || strcmp(o->variants, "all") == 0) return 0;
-  char buf[512];
+  char buf[512], why[512];
   const char *v = o->variants;
   if (strlen(v) >= sizeof buf || !*v || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
     return bad("bad --variant '%s'", v);
@@ -143,6 +143,12 @@ static int check_variants(const bench_opts *o) {
           "--variant '%s': that peer is not built into this duet-bench (configure did not "
           "find it; see 'duet-bench list')",
           tok);
+    else if (bench_peer_load(bench_row_peer(o->routines, tok), why, sizeof why)) {
+      /* Asked for by name, a peer that cannot be opened is bad usage, said before the run. */
+      char msg[700];
+      snprintf(msg, sizeof msg, "--variant '%s': %s", tok, why);
+      return bad("%s", msg);
+    }
   return 0;
 }
 

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The OpenCL half of the raw baseline (bench_raw.h): a minimal copy kernel built from source in
  * the context of duet's queue and enqueued with clEnqueueNDRangeKernel, the same call duet's
- * OpenCL backend makes. Its arguments are set once here, as a hand-written caller would. */
+ * OpenCL backend makes. Its arguments are set once here, as a hand-written caller would.
+ * libduet's copy of the run-time OpenCL loader is internal to it, so duet-bench compiles its own
+ * (backends/opencl_loader.c): it too links no libOpenCL. */
 #include "config.h"
-
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench_raw.h"
+#include "opencl_loader.h"
 
 /* duet_copy's parameter list (idx_t is long there), so both launches set the same arguments. */
 static const char source[] =
@@ -37,25 +37,31 @@ static int fail(char *err, size_t len, const char *call, cl_int e) {
 static void build_failed(bench_raw *r, cl_device_id dev, cl_int e, char *err, size_t len) {
   int n = snprintf(err, len, "clBuildProgram failed: OpenCL error %d: ", (int)e);
   if (n >= 0 && (size_t)n < len)
-    clGetProgramBuildInfo(r->program, dev, CL_PROGRAM_BUILD_LOG, len - (size_t)n, err + n, NULL);
+    duet__cl.clGetProgramBuildInfo(r->program, dev, CL_PROGRAM_BUILD_LOG, len - (size_t)n, err + n,
+                                   NULL);
 }
 
 static int set_args(bench_raw *r, const duet_buf *in, duet_buf *out, size_t rows, size_t cols,
                     char *err, size_t len) {
   cl_long m = (cl_long)rows, n = (cl_long)cols;
   cl_mem src = (cl_mem)duet_buf_native(in), dst = (cl_mem)duet_buf_native(out);
-  cl_int e = clSetKernelArg(r->kernel, 0, sizeof m, &m);
-  if (e == CL_SUCCESS) e = clSetKernelArg(r->kernel, 1, sizeof n, &n);
-  if (e == CL_SUCCESS) e = clSetKernelArg(r->kernel, 2, sizeof src, &src);
-  if (e == CL_SUCCESS) e = clSetKernelArg(r->kernel, 3, sizeof n, &n);
-  if (e == CL_SUCCESS) e = clSetKernelArg(r->kernel, 4, sizeof dst, &dst);
-  if (e == CL_SUCCESS) e = clSetKernelArg(r->kernel, 5, sizeof n, &n);
+  cl_int e = duet__cl.clSetKernelArg(r->kernel, 0, sizeof m, &m);
+  if (e == CL_SUCCESS) e = duet__cl.clSetKernelArg(r->kernel, 1, sizeof n, &n);
+  if (e == CL_SUCCESS) e = duet__cl.clSetKernelArg(r->kernel, 2, sizeof src, &src);
+  if (e == CL_SUCCESS) e = duet__cl.clSetKernelArg(r->kernel, 3, sizeof n, &n);
+  if (e == CL_SUCCESS) e = duet__cl.clSetKernelArg(r->kernel, 4, sizeof dst, &dst);
+  if (e == CL_SUCCESS) e = duet__cl.clSetKernelArg(r->kernel, 5, sizeof n, &n);
   return e == CL_SUCCESS ? 0 : fail(err, len, "clSetKernelArg", e);
 }
 
 int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t rows, size_t cols,
                       const unsigned block[2], bench_raw **raw, char *err, size_t len) {
   *raw = NULL;
+  const char *unloaded = duet__cl_load();
+  if (unloaded) {
+    snprintf(err, len, "%s", unloaded);
+    return -1;
+  }
   bench_raw *r = calloc(1, sizeof *r);
   if (!r) {
     snprintf(err, len, "out of host memory");
@@ -69,23 +75,25 @@ int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t r
   cl_context context;
   cl_device_id dev;
   const char *src = source;
-  cl_int e = clGetCommandQueueInfo(r->queue, CL_QUEUE_CONTEXT, sizeof context, &context, NULL);
-  if (e == CL_SUCCESS) e = clGetCommandQueueInfo(r->queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+  cl_int e =
+      duet__cl.clGetCommandQueueInfo(r->queue, CL_QUEUE_CONTEXT, sizeof context, &context, NULL);
+  if (e == CL_SUCCESS)
+    e = duet__cl.clGetCommandQueueInfo(r->queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
   if (e != CL_SUCCESS) {
     bench_raw_cl_close(r);
     return fail(err, len, "clGetCommandQueueInfo", e);
   }
-  r->program = clCreateProgramWithSource(context, 1, &src, NULL, &e);
+  r->program = duet__cl.clCreateProgramWithSource(context, 1, &src, NULL, &e);
   if (e != CL_SUCCESS) {
     bench_raw_cl_close(r);
     return fail(err, len, "clCreateProgramWithSource", e);
   }
-  if ((e = clBuildProgram(r->program, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
+  if ((e = duet__cl.clBuildProgram(r->program, 1, &dev, "", NULL, NULL)) != CL_SUCCESS) {
     build_failed(r, dev, e, err, len);
     bench_raw_cl_close(r);
     return -1;
   }
-  r->kernel = clCreateKernel(r->program, "bench_raw_copy", &e);
+  r->kernel = duet__cl.clCreateKernel(r->program, "bench_raw_copy", &e);
   if (e != CL_SUCCESS) {
     bench_raw_cl_close(r);
     return fail(err, len, "clCreateKernel", e);
@@ -99,14 +107,14 @@ int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t r
 }
 
 int bench_raw_cl_launch(bench_raw *r, char *err, size_t len) {
-  cl_int e =
-      clEnqueueNDRangeKernel(r->queue, r->kernel, 2, NULL, r->global, r->local, 0, NULL, NULL);
+  cl_int e = duet__cl.clEnqueueNDRangeKernel(r->queue, r->kernel, 2, NULL, r->global, r->local, 0,
+                                             NULL, NULL);
   return e == CL_SUCCESS ? 0 : fail(err, len, "clEnqueueNDRangeKernel", e);
 }
 
 void bench_raw_cl_close(bench_raw *r) {
   if (!r) return;
-  if (r->kernel) clReleaseKernel(r->kernel);
-  if (r->program) clReleaseProgram(r->program);
+  if (r->kernel) duet__cl.clReleaseKernel(r->kernel);
+  if (r->program) duet__cl.clReleaseProgram(r->program);
   free(r);
 }

@@ -107,6 +107,56 @@ const char *bench_peer_names(void) {
 #endif
 }
 
+static const char *peer_name(bench_peer_id id) {
+  return id == BENCH_PEER_CUBLAS ? "cuBLAS" : id == BENCH_PEER_CLBLAST ? "CLBlast" : "none";
+}
+
+int bench_peer_load(bench_peer_id id, char *err, size_t len) {
+  switch (id) {
+#ifdef DUET_HAVE_CUBLAS
+    case BENCH_PEER_CUBLAS: return peer_cublas_load(err, len);
+#endif
+#ifdef DUET_HAVE_CLBLAST
+    case BENCH_PEER_CLBLAST: return peer_clblast_load(err, len);
+#endif
+    default: break;
+  }
+  (void)err;
+  (void)len;
+  return 0;
+}
+
+void bench_peers_list(void) {
+  static const struct {
+    bench_peer_id id;
+    const char *soname;
+  } built[] = {
+#ifdef DUET_HAVE_CUBLAS
+      {BENCH_PEER_CUBLAS, DUET_CUBLAS_SONAME},
+#endif
+#ifdef DUET_HAVE_CLBLAST
+      {BENCH_PEER_CLBLAST, DUET_CLBLAST_SONAME},
+#endif
+      {BENCH_PEER_NONE, NULL}};
+  for (size_t i = 0; built[i].soname; i++) {
+    char why[512];
+    if (bench_peer_load(built[i].id, why, sizeof why))
+      printf("  %s: not available: %s\n", peer_name(built[i].id), why);
+    else
+      printf("  %s: opens (%s)\n", peer_name(built[i].id), built[i].soname);
+  }
+}
+
+/* A peer included by default whose library does not open is left out, said once. */
+static int peer_ready(bench_peer_id id) {
+  static int told[3];
+  char why[512];
+  if (!bench_peer_load(id, why, sizeof why)) return 1;
+  if (!told[id]) fprintf(stderr, "duet-bench: %s is left out: %s\n", peer_name(id), why);
+  told[id] = 1;
+  return 0;
+}
+
 void bench_peers_close(bench_peers *p) {
   if (!p) return;
 #ifdef DUET_HAVE_CUBLAS
@@ -244,11 +294,18 @@ int bench_row_name_known(unsigned routines, const char *name) {
 
 int bench_row_runs_on(const bench_row_def *row, const bench_dev *dev) {
   switch (row->peer) {
-    case BENCH_PEER_CUBLAS: return dev->backend == DUET_BACKEND_CUDA;
-    case BENCH_PEER_CLBLAST: return dev->backend == DUET_BACKEND_OPENCL;
+    case BENCH_PEER_CUBLAS: return dev->backend == DUET_BACKEND_CUDA && peer_ready(row->peer);
+    case BENCH_PEER_CLBLAST: return dev->backend == DUET_BACKEND_OPENCL && peer_ready(row->peer);
     case BENCH_PEER_NONE: break;
   }
   return row->kind != BENCH_ROW_CPU;
+}
+
+bench_peer_id bench_row_peer(unsigned routines, const char *name) {
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    if ((routines & (1u << rows[i].routine)) && strcmp(short_name(&rows[i]), name) == 0)
+      return rows[i].peer;
+  return BENCH_PEER_NONE;
 }
 
 static int usable(const bench_result *r) { return r->timed && r->verdict != BENCH_V_NO; }

@@ -1,27 +1,28 @@
 # SPDX-License-Identifier: MIT
-# duet-bench: the benchmark CLI, installed as `duet-bench`. Its peers (cuBLAS, CLBlast) are linked
-# into it alone, never into libduet, and each builds as its own convenience library so that its
-# include path stays on its own files: the CUDA toolkit's CL/cl.h would shadow the system one.
+# duet-bench: the benchmark CLI, installed as `duet-bench`. Its peers (cuBLAS, CLBlast) are opened
+# at run time (dlopen), never linked, so that the bench starts on any machine; each builds as its
+# own convenience library so that its include path stays on its own files: the CUDA toolkit's
+# CL/cl.h would shadow the system one.
 bin_PROGRAMS = tools/duet-bench
 tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/bench_opts.c \
 	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
 	tools/bench_output.c tools/bench_plot.c tools/bench_util.c tools/bench_launch.c \
-	tools/bench_launch_output.c tools/bench_raw.h
+	tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS)
-tools_duet_bench_LDADD = libduet.la
+tools_duet_bench_LDADD = libduet.la $(DL_LIBS)
 
 if DUET_HAVE_CUBLAS
 noinst_LTLIBRARIES += tools/libpeer_cublas.la
 tools_libpeer_cublas_la_SOURCES = tools/peer_cublas.c
 tools_libpeer_cublas_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
-tools_duet_bench_LDADD += tools/libpeer_cublas.la $(CUDA_LDFLAGS) $(CUBLAS_LIBS) $(CUDA_LIBS)
+tools_duet_bench_LDADD += tools/libpeer_cublas.la $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 
 if DUET_HAVE_CLBLAST
 noinst_LTLIBRARIES += tools/libpeer_clblast.la
 tools_libpeer_clblast_la_SOURCES = tools/peer_clblast.c
 tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLBLAST_CFLAGS) $(OPENCL_CFLAGS)
-tools_duet_bench_LDADD += tools/libpeer_clblast.la $(CLBLAST_LIBS) $(OPENCL_LIBS)
+tools_duet_bench_LDADD += tools/libpeer_clblast.la
 endif
 
 # The raw launches that `duet-bench launch` compares duet's calls with, one per backend. The CUDA
@@ -40,8 +41,10 @@ endif
 
 if DUET_HAVE_OPENCL
 noinst_LTLIBRARIES += tools/libbench_raw_cl.la
-tools_libbench_raw_cl_la_SOURCES = tools/bench_raw_cl.c
-tools_libbench_raw_cl_la_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+# libduet's OpenCL loader is hidden inside it: the raw launch compiles its own copy.
+tools_libbench_raw_cl_la_SOURCES = tools/bench_raw_cl.c backends/opencl_loader.c \
+	backends/opencl_loader.h
+tools_libbench_raw_cl_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(OPENCL_CFLAGS)
 tools_duet_bench_LDADD += tools/libbench_raw_cl.la $(OPENCL_LIBS)
 endif
 

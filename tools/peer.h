@@ -10,7 +10,16 @@
 
 #include "duet.h"
 
+/* Peers are opened at run time (peer_dl.c): the library $env names, else soname; *file is the
+ * one tried. NULL, with the file and dlerror() in err, when it cannot be opened or lacks name. */
+void *peer_dlopen(const char *env, const char *soname, const char **file, char *err, size_t len);
+void *peer_dlsym(void *lib, const char *name, char *err, size_t len);
+
 #ifdef DUET_HAVE_CUBLAS
+/* Opens cuBLAS (DUET_CUBLAS_SONAME, or $DUET_BENCH_CUBLAS_LIBRARY) on the first call and
+ * resolves its functions; 0, or -1 with the reason in err, the same on every call. Every other
+ * peer_cublas_ call needs it to have succeeded. */
+int peer_cublas_load(char *err, size_t len);
 typedef struct peer_cublas peer_cublas;
 int peer_cublas_open(duet_ctx *ctx, peer_cublas **out, char *err, size_t len);
 void peer_cublas_close(peer_cublas *p);
@@ -23,6 +32,8 @@ int peer_cublas_transpose(peer_cublas *p, size_t rows, size_t cols, const duet_b
 #endif
 
 #ifdef DUET_HAVE_CLBLAST
+/* As peer_cublas_load: DUET_CLBLAST_SONAME, or $DUET_BENCH_CLBLAST_LIBRARY. */
+int peer_clblast_load(char *err, size_t len);
 typedef struct peer_clblast peer_clblast;
 int peer_clblast_open(duet_ctx *ctx, peer_clblast **out, char *err, size_t len);
 void peer_clblast_close(peer_clblast *p);

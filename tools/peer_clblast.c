@@ -1,14 +1,55 @@
 /* SPDX-License-Identifier: MIT */
-/* CLBlast on duet's OpenCL buffers and queue. CLBlast takes row-major layouts directly. */
+/* CLBlast on duet's OpenCL buffers and queue. CLBlast takes row-major layouts directly. The
+ * library is opened at run time; it brings its own libOpenCL.so.1, the ICD loader duet opened. */
 #include "config.h"
 
 #define CL_TARGET_OPENCL_VERSION 120
 #include <clblast_c.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "peer.h"
+
+#define CLBLAST_FUNCTIONS(X) \
+  X(CLBlastSgemm)            \
+  X(CLBlastSomatcopy)        \
+  X(CLBlastClearCache)
+
+static struct {
+#define MEMBER(name) __typeof__(name) *name;
+  CLBLAST_FUNCTIONS(MEMBER)
+#undef MEMBER
+} clblast;
+
+static char load_error[512];
+
+#define RESOLVE(name)                                             \
+  if (!(sym = peer_dlsym(lib, #name, why, sizeof why))) {         \
+    snprintf(load_error, sizeof load_error, "%s: %s", file, why); \
+    dlclose(lib); /* nothing was made from it */                  \
+    return;                                                       \
+  }                                                               \
+  clblast.name = (__typeof__(clblast.name))sym;
+
+static void load(void) {
+  char why[400];
+  const char *file;
+  void *sym, *lib = peer_dlopen("DUET_BENCH_CLBLAST_LIBRARY", DUET_CLBLAST_SONAME, &file,
+                                load_error, sizeof load_error);
+  if (!lib) return;
+  CLBLAST_FUNCTIONS(RESOLVE)
+}
+
+int peer_clblast_load(char *err, size_t len) {
+  static int tried;
+  if (!tried) load();
+  tried = 1;
+  if (!load_error[0]) return 0;
+  snprintf(err, len, "%s", load_error);
+  return -1;
+}
 
 struct peer_clblast {
   cl_command_queue queue;
@@ -21,6 +62,7 @@ static int fail(char *err, size_t len, const char *call, CLBlastStatusCode s) {
 
 int peer_clblast_open(duet_ctx *ctx, peer_clblast **out, char *err, size_t len) {
   *out = NULL;
+  if (peer_clblast_load(err, len)) return -1;
   peer_clblast *p = calloc(1, sizeof *p);
   if (!p) {
     snprintf(err, len, "out of host memory");
@@ -35,23 +77,23 @@ int peer_clblast_open(duet_ctx *ctx, peer_clblast **out, char *err, size_t len) 
  * emptying it lets duet release the context. The queue itself is duet's. */
 void peer_clblast_close(peer_clblast *p) {
   if (!p) return;
-  CLBlastClearCache();
+  clblast.CLBlastClearCache();
   free(p);
 }
 
 int peer_clblast_sgemm(peer_clblast *p, size_t m, size_t n, size_t k, const duet_buf *a,
                        const duet_buf *b, duet_buf *c, char *err, size_t len) {
   CLBlastStatusCode s =
-      CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n, k, 1.0f,
-                   (cl_mem)duet_buf_native(a), 0, k, (cl_mem)duet_buf_native(b), 0, n, 0.0f,
-                   (cl_mem)duet_buf_native(c), 0, n, &p->queue, NULL);
+      clblast.CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n, k,
+                           1.0f, (cl_mem)duet_buf_native(a), 0, k, (cl_mem)duet_buf_native(b), 0, n,
+                           0.0f, (cl_mem)duet_buf_native(c), 0, n, &p->queue, NULL);
   return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSgemm", s);
 }
 
 int peer_clblast_transpose(peer_clblast *p, size_t rows, size_t cols, const duet_buf *in,
                            duet_buf *out, char *err, size_t len) {
-  CLBlastStatusCode s = CLBlastSomatcopy(CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols,
-                                         1.0f, (cl_mem)duet_buf_native(in), 0, cols,
-                                         (cl_mem)duet_buf_native(out), 0, rows, &p->queue, NULL);
+  CLBlastStatusCode s = clblast.CLBlastSomatcopy(
+      CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols, 1.0f, (cl_mem)duet_buf_native(in), 0,
+      cols, (cl_mem)duet_buf_native(out), 0, rows, &p->queue, NULL);
   return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSomatcopy", s);
 }

@@ -4,6 +4,7 @@
  * column-major C^T = B^T * A^T (operands swapped, m and n swapped) and nothing is copied. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +14,59 @@
 
 #include "peer.h"
 
+/* Each name may be a macro of cublas_v2.h (cublasCreate is cublasCreate_v2): the table's members
+ * and the symbols looked up are the names after expansion, the ones the library exports. */
+#define CUBLAS_FUNCTIONS(X) \
+  X(cublasCreate)           \
+  X(cublasDestroy)          \
+  X(cublasSetStream)        \
+  X(cublasSetMathMode)      \
+  X(cublasSgemm)            \
+  X(cublasSgeam)            \
+  X(cublasGetStatusName)
+
+static struct {
+#define MEMBER(name) __typeof__(name) *name;
+  CUBLAS_FUNCTIONS(MEMBER)
+#undef MEMBER
+} cublas;
+
+static char load_error[512];
+
+#define RESOLVE(name) RESOLVE_EXPANDED(name)
+#define RESOLVE_EXPANDED(name)                                    \
+  if (!(sym = peer_dlsym(lib, #name, why, sizeof why))) {         \
+    snprintf(load_error, sizeof load_error, "%s: %s", file, why); \
+    dlclose(lib); /* nothing was made from it */                  \
+    return;                                                       \
+  }                                                               \
+  cublas.name = (__typeof__(cublas.name))sym;
+
+static void load(void) {
+  char why[400];
+  const char *file;
+  void *sym, *lib = peer_dlopen("DUET_BENCH_CUBLAS_LIBRARY", DUET_CUBLAS_SONAME, &file, load_error,
+                                sizeof load_error);
+  if (!lib) return;
+  CUBLAS_FUNCTIONS(RESOLVE)
+}
+
+int peer_cublas_load(char *err, size_t len) {
+  static int tried;
+  if (!tried) load();
+  tried = 1;
+  if (!load_error[0]) return 0;
+  snprintf(err, len, "%s", load_error);
+  return -1;
+}
+
 struct peer_cublas {
   cublasHandle_t handle;
   int device;
 };
 
 static int fail(char *err, size_t len, const char *call, cublasStatus_t s) {
-  snprintf(err, len, "%s failed: %s (%d)", call, cublasGetStatusName(s), (int)s);
+  snprintf(err, len, "%s failed: %s (%d)", call, cublas.cublasGetStatusName(s), (int)s);
   return -1;
 }
 
@@ -41,6 +88,7 @@ static int use_device(int device, char *err, size_t len) {
 
 int peer_cublas_open(duet_ctx *ctx, peer_cublas **out, char *err, size_t len) {
   *out = NULL;
+  if (peer_cublas_load(err, len)) return -1;
   if (use_device(duet_ctx_device(ctx), err, len)) return -1;
   peer_cublas *p = calloc(1, sizeof *p);
   if (!p) {
@@ -48,12 +96,12 @@ int peer_cublas_open(duet_ctx *ctx, peer_cublas **out, char *err, size_t len) {
     return -1;
   }
   p->device = duet_ctx_device(ctx);
-  cublasStatus_t s = cublasCreate(&p->handle);
+  cublasStatus_t s = cublas.cublasCreate(&p->handle);
   if (s != CUBLAS_STATUS_SUCCESS) {
     free(p);
     return fail(err, len, "cublasCreate", s);
   }
-  s = cublasSetStream(p->handle, (cudaStream_t)duet_ctx_native_queue(ctx));
+  s = cublas.cublasSetStream(p->handle, (cudaStream_t)duet_ctx_native_queue(ctx));
   if (s != CUBLAS_STATUS_SUCCESS) {
     peer_cublas_close(p);
     return fail(err, len, "cublasSetStream", s);
@@ -65,7 +113,7 @@ int peer_cublas_open(duet_ctx *ctx, peer_cublas **out, char *err, size_t len) {
 void peer_cublas_close(peer_cublas *p) {
   if (!p) return;
   cudaSetDevice(p->device);
-  cublasDestroy(p->handle);
+  cublas.cublasDestroy(p->handle);
   free(p);
 }
 
@@ -74,26 +122,28 @@ int peer_cublas_sgemm(peer_cublas *p, int tf32, size_t m, size_t n, size_t k, co
   if (!fits_int(m, n, k, err, len) || use_device(p->device, err, len)) return -1;
   /* Pedantic math keeps every product in FP32, like duet's kernels; TF32 is a separate row. */
   cublasStatus_t s =
-      cublasSetMathMode(p->handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH);
+      cublas.cublasSetMathMode(p->handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH);
   if (s != CUBLAS_STATUS_SUCCESS) return fail(err, len, "cublasSetMathMode", s);
   const float alpha = 1.0f, beta = 0.0f;
-  s = cublasSgemm(p->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha,
-                  (const float *)duet_buf_native(b), (int)n, (const float *)duet_buf_native(a),
-                  (int)k, &beta, (float *)duet_buf_native(c), (int)n);
+  s = cublas.cublasSgemm(p->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha,
+                         (const float *)duet_buf_native(b), (int)n,
+                         (const float *)duet_buf_native(a), (int)k, &beta,
+                         (float *)duet_buf_native(c), (int)n);
   return s == CUBLAS_STATUS_SUCCESS ? 0 : fail(err, len, "cublasSgemm", s);
 }
 
 int peer_cublas_transpose(peer_cublas *p, size_t rows, size_t cols, const duet_buf *in,
                           duet_buf *out, char *err, size_t len) {
   if (!fits_int(rows, cols, 1, err, len) || use_device(p->device, err, len)) return -1;
-  cublasStatus_t s = cublasSetMathMode(p->handle, CUBLAS_PEDANTIC_MATH);
+  cublasStatus_t s = cublas.cublasSetMathMode(p->handle, CUBLAS_PEDANTIC_MATH);
   if (s != CUBLAS_STATUS_SUCCESS) return fail(err, len, "cublasSetMathMode", s);
   /* Column-major, `in` is cols x rows (ld cols) and `out` rows x cols (ld rows): out = in^T.
    * With beta = 0, B is not read; passing C as B with ldb == ldc and no transpose is the
    * in-place form cuBLAS documents as valid. */
   const float alpha = 1.0f, beta = 0.0f;
   float *o = (float *)duet_buf_native(out);
-  s = cublasSgeam(p->handle, CUBLAS_OP_T, CUBLAS_OP_N, (int)rows, (int)cols, &alpha,
-                  (const float *)duet_buf_native(in), (int)cols, &beta, o, (int)rows, o, (int)rows);
+  s = cublas.cublasSgeam(p->handle, CUBLAS_OP_T, CUBLAS_OP_N, (int)rows, (int)cols, &alpha,
+                         (const float *)duet_buf_native(in), (int)cols, &beta, o, (int)rows, o,
+                         (int)rows);
   return s == CUBLAS_STATUS_SUCCESS ? 0 : fail(err, len, "cublasSgeam", s);
 }
