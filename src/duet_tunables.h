@@ -39,7 +39,7 @@
  *                         compute unit: splits = round(units * this / tiles) ...
  * GEMM_SPLITK_MIN_K, _MAX ... at most _MAX slices, each of at least _MIN_K of k
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
- *                         cutting it off costs no wave of tiles, fast runs it as a strip of its
+ *                         cutting it off saves a wave of tiles, fast runs it as a strip of its
  *                         own (small tiles, split-K); 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this

@@ -101,22 +101,18 @@ static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned
   p->n++;
 }
 
-static size_t tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
-  return duet__ceil_div(rows, (size_t)ctx->tun[DUET__T_GEMM_FAST_BM]) *
-         duet__ceil_div(cols, (size_t)ctx->tun[DUET__T_GEMM_FAST_BN]);
-}
-
 static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
+  const int *t = ctx->tun;
   const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
-  return duet__ceil_div(tiles(ctx, rows, cols), units);
+  return duet__ceil_div(duet__ceil_div(rows, (size_t)t[DUET__T_GEMM_FAST_BM]) *
+                            duet__ceil_div(cols, (size_t)t[DUET__T_GEMM_FAST_BN]),
+                        units);
 }
 
-/* The pieces of C: all of it, or the rest plus strips where the big tile's last row or column
- * of tiles is at most half full and cutting it off costs no wave. Such edge tiles take the
- * guarded loads and cost a whole tile each; cut off, they run as strips with the small tile and
- * split-K, as few tiles do. n = 4097 on 132 SMs: 561 tiles in 5 waves; the rest, 4096 x 4096,
- * is 512 tiles in 4, all unguarded. Of the cuts with the fewest waves, the one with the fewest
- * tiles left. */
+/* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
+ * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 SMs: 561
+ * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
+ * and split-K as few tiles do. */
 static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, piece out[3]) {
   const int *t = ctx->tun;
   const size_t bm = (size_t)t[DUET__T_GEMM_FAST_BM], bn = (size_t)t[DUET__T_GEMM_FAST_BN];
@@ -125,13 +121,11 @@ static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, pi
   unsigned splits, best = 0;
   if (t[DUET__T_GEMM_FAST_STRIPS] && (cut_m || cut_n) &&
       fast_plan(ctx, m, n, k, &splits) == DUET__K_SGEMM_FAST) {
-    size_t best_waves = waves(ctx, m, n), best_tiles = tiles(ctx, m, n);
+    size_t best_waves = waves(ctx, m, n);
     for (unsigned o = 1; o < 4; o++) { /* bit 0: cut rows, bit 1: cut columns */
       if (((o & 1) && !cut_m) || ((o & 2) && !cut_n)) continue;
-      const size_t rm = m - (o & 1 ? cut_m : 0), rn = n - (o & 2 ? cut_n : 0);
-      const size_t w = waves(ctx, rm, rn), n_tiles = tiles(ctx, rm, rn);
-      if (w < best_waves || (w == best_waves && n_tiles < best_tiles))
-        best_waves = w, best_tiles = n_tiles, best = o;
+      const size_t w = waves(ctx, m - (o & 1 ? cut_m : 0), n - (o & 2 ? cut_n : 0));
+      if (w < best_waves) best_waves = w, best = o;
     }
   }
   const size_t mm = m - (best & 1 ? cut_m : 0), nn = n - (best & 2 ? cut_n : 0);
