@@ -1,19 +1,20 @@
-# duet-bench throughput plot: gnuplot transpose.gp
+# duet-bench throughput plot: gnuplot docs/results/transpose.gp
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
   set terminal pngcairo noenhanced size 1100,380
 } else {
   set terminal png noenhanced size 1100,380
 }
-set output 'transpose.png'
+set output 'docs/results/transpose.png'
 set multiplot layout 1,1
 set key outside right top
 set grid
 set logscale y
 set xlabel 'size'
-set offsets 0.2, 0.2, 0, 0
 set title 'transpose'
 set ylabel 'GB/s'
-plot 'transpose.dat' index 0 using 1:3:xtic(2) with linespoints title 'cuda:0 naive', \
+set xrange [-0.3:4.3]
+set autoscale y
+plot 'docs/results/transpose.dat' index 0 using 1:3:xtic(2) with linespoints title 'cuda:0 naive', \
      '' index 1 using 1:3:xtic(2) with linespoints title 'cuda:0 coalesced', \
      '' index 2 using 1:3:xtic(2) with linespoints title 'cuda:0 padded', \
      '' index 3 using 1:3:xtic(2) with linespoints title 'cuda:0 padded-wide', \
