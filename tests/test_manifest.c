@@ -213,9 +213,9 @@ static void check_lazy_build(const harness_dev *dev) {
 }
 
 /* DUET_TEST_WARN_GROUPS=copy makes the copy group build with a warning (an unused expression
- * in common.cl). The warning alone fails nothing; with DUET_OPENCL_WERROR=1, which CI sets for every
- * test, copy fails with DUET_EBUILD and the log, while the other groups still build. So a kernel
- * that starts to warn fails CI. */
+ * in common.cl). The warning alone fails nothing; with DUET_OPENCL_WERROR=1, which CI sets for
+ * every test, copy fails with DUET_EBUILD and the log, while the other groups still build. So a
+ * kernel that starts to warn fails CI. */
 static void check_werror(const harness_dev *dev) {
   harness_case c;
   harness_case_begin(&c, dev, "DUET_OPENCL_WERROR=1 fails a build that warns");

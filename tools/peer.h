@@ -10,10 +10,20 @@
 
 #include "duet.h"
 
-/* Peers are opened at run time (peer_dl.c): the library $env names, else soname; *file is the
- * one tried. NULL, with the file and dlerror() in err, when it cannot be opened or lacks name. */
-void *peer_dlopen(const char *env, const char *soname, const char **file, char *err, size_t len);
-void *peer_dlsym(void *lib, const char *name, char *err, size_t len);
+/* Peers are opened at run time (peer_dl.c), once: the library $env names, else soname, and
+ * names[i] resolved into the function pointer at slots[i]. 0, or -1 with the file and dlerror()
+ * in err when it cannot be opened or lacks a name; the same answer on every call. */
+typedef struct {
+  int tried;
+  char error[512];
+} peer_lib;
+int peer_dl_load(peer_lib *lib, const char *env, const char *soname, const char *const *names,
+                 void *const *slots, size_t n, char *err, size_t len);
+/* For a peer's X-macro list of functions: their names after macro expansion (the symbols the
+ * library exports), and the addresses of the members of the same names in table. */
+#define PEER_NAME(name) PEER_STR(name),
+#define PEER_STR(name) #name
+#define PEER_SLOT(table, name) (void *)&(table).name,
 
 #ifdef DUET_HAVE_CUBLAS
 /* Opens cuBLAS (DUET_CUBLAS_SONAME, or $DUET_BENCH_CUBLAS_LIBRARY) on the first call and

@@ -23,32 +23,14 @@ static struct {
 #undef MEMBER
 } clblast;
 
-static char load_error[512];
-
-#define RESOLVE(name)                                             \
-  if (!(sym = peer_dlsym(lib, #name, why, sizeof why))) {         \
-    snprintf(load_error, sizeof load_error, "%s: %s", file, why); \
-    dlclose(lib); /* nothing was made from it */                  \
-    return;                                                       \
-  }                                                               \
-  clblast.name = (__typeof__(clblast.name))sym;
-
-static void load(void) {
-  char why[400];
-  const char *file;
-  void *sym, *lib = peer_dlopen("DUET_BENCH_CLBLAST_LIBRARY", DUET_CLBLAST_SONAME, &file,
-                                load_error, sizeof load_error);
-  if (!lib) return;
-  CLBLAST_FUNCTIONS(RESOLVE)
-}
-
 int peer_clblast_load(char *err, size_t len) {
-  static int tried;
-  if (!tried) load();
-  tried = 1;
-  if (!load_error[0]) return 0;
-  snprintf(err, len, "%s", load_error);
-  return -1;
+  static peer_lib lib;
+#define SLOT(name) PEER_SLOT(clblast, name)
+  static const char *const names[] = {CLBLAST_FUNCTIONS(PEER_NAME)};
+  void *const slots[] = {CLBLAST_FUNCTIONS(SLOT)};
+#undef SLOT
+  return peer_dl_load(&lib, "DUET_BENCH_CLBLAST_LIBRARY", DUET_CLBLAST_SONAME, names, slots,
+                      sizeof names / sizeof names[0], err, len);
 }
 
 struct peer_clblast {
