@@ -39,6 +39,7 @@ typedef struct {
   cl_program programs[DUET__G_COUNT]; /* built on first use */
   size_t preferred_multiple;          /* of the first kernel built, for the warp size */
   cl_ulong max_alloc, global_mem;     /* what one buffer and all of them may hold */
+  unsigned long frees;                /* buffers released: a handle may since be another's */
 } cl_impl;
 
 typedef struct {
@@ -46,13 +47,14 @@ typedef struct {
 } cl_marker;
 
 /* A loaded kernel and the argument values it was last given. clSetKernelArg costs about 0.1 us
- * on NVIDIA, and sgemm has 13 arguments: setting only the scalars that changed keeps a repeated
+ * on NVIDIA, and sgemm has 13 arguments: setting only the values that changed keeps a repeated
  * call near the raw launch (duet-bench launch). */
 #define CL_MAX_ARGS 24
 typedef struct {
   cl_kernel kernel;
   unsigned char set[CL_MAX_ARGS];
   cl_ulong value[CL_MAX_ARGS]; /* the argument's bytes; the scratch size for a __local one */
+  unsigned long frees;         /* the context's cl_impl.frees when the buffers were set */
 } cl_loaded;
 
 static const char *cl_error_name(cl_int err) {
@@ -554,7 +556,7 @@ static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
 }
 
 static void cl_mem_free(duet_ctx *ctx, void *mem) {
-  (void)ctx;
+  IMPL(ctx)->frees++;
   duet__cl.clReleaseMemObject((cl_mem)mem);
 }
 
@@ -653,14 +655,18 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
       }
       memcpy(&bytes, at, size);
     }
-    /* Buffers are set every time: a new cl_mem may reuse a freed one's handle, and a runtime
-     * may have resolved the old one's device address when it was set. */
-    if (loaded->set[i] && loaded->value[i] == bytes && d->sig[i] != 'm') continue;
+    /* A buffer is set again after any buffer of the context was released: a new cl_mem may
+     * reuse a freed one's handle, and a runtime may have resolved the old one's device address
+     * when it was set. Handles of other contexts never reach this kernel. */
+    if (loaded->set[i] && loaded->value[i] == bytes &&
+        (d->sig[i] != 'm' || loaded->frees == IMPL(ctx)->frees))
+      continue;
     err = duet__cl.clSetKernelArg(kern, i, size, at);
     loaded->set[i] = err == CL_SUCCESS;
     loaded->value[i] = bytes;
   }
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
+  loaded->frees = IMPL(ctx)->frees;
   err = duet__cl.clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL,
                                         NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueNDRangeKernel");
