@@ -207,10 +207,11 @@ static int run_fast(duet_ctx *ctx, fast_call f) {
   size_t work_bytes = 0;
   for (unsigned i = 0; i < count; i++) {
     size_t bytes;
-    if (pieces[i].splits > 1 &&
-        !__builtin_mul_overflow((size_t)pieces[i].splits * pieces[i].rows,
-                                pieces[i].cols * sizeof(float), &bytes) &&
-        bytes > work_bytes)
+    if (pieces[i].splits == 1) continue;
+    if (__builtin_mul_overflow((size_t)pieces[i].splits * pieces[i].rows,
+                               pieces[i].cols * sizeof(float), &bytes))
+      pieces[i].splits = 1; /* no workspace can hold it */
+    else if (bytes > work_bytes)
       work_bytes = bytes;
   }
   void *work = NULL;
