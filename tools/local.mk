@@ -7,21 +7,23 @@ bin_PROGRAMS = tools/duet-bench
 tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/bench_opts.c \
 	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
 	tools/bench_output.c tools/bench_plot.c tools/bench_util.c tools/bench_launch.c \
-	tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c
-tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS)
+	tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c backends/dl_table.c \
+	backends/dl_table.h
+tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
 tools_duet_bench_LDADD = libduet.la $(DL_LIBS)
 
 if DUET_HAVE_CUBLAS
 noinst_LTLIBRARIES += tools/libpeer_cublas.la
 tools_libpeer_cublas_la_SOURCES = tools/peer_cublas.c
-tools_libpeer_cublas_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tools_libpeer_cublas_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(CUDA_CPPFLAGS)
 tools_duet_bench_LDADD += tools/libpeer_cublas.la $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 
 if DUET_HAVE_CLBLAST
 noinst_LTLIBRARIES += tools/libpeer_clblast.la
 tools_libpeer_clblast_la_SOURCES = tools/peer_clblast.c
-tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) $(CLBLAST_CFLAGS) $(OPENCL_CFLAGS)
+tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(CLBLAST_CFLAGS) \
+	$(OPENCL_CFLAGS)
 tools_duet_bench_LDADD += tools/libpeer_clblast.la
 endif
 
@@ -41,7 +43,8 @@ endif
 
 if DUET_HAVE_OPENCL
 noinst_LTLIBRARIES += tools/libbench_raw_cl.la
-# libduet's OpenCL loader is hidden inside it: the raw launch compiles its own copy.
+# libduet's OpenCL loader is hidden inside it: the raw launch compiles its own copy (and the
+# bench its own backends/dl_table.c, above).
 tools_libbench_raw_cl_la_SOURCES = tools/bench_raw_cl.c backends/opencl_loader.c \
 	backends/opencl_loader.h
 tools_libbench_raw_cl_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(OPENCL_CFLAGS)

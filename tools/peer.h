@@ -19,11 +19,7 @@ typedef struct {
 } peer_lib;
 int peer_dl_load(peer_lib *lib, const char *env, const char *soname, const char *const *names,
                  void *const *slots, size_t n, char *err, size_t len);
-/* For a peer's X-macro list of functions: their names after macro expansion (the symbols the
- * library exports), and the addresses of the members of the same names in table. */
-#define PEER_NAME(name) PEER_STR(name),
-#define PEER_STR(name) #name
-#define PEER_SLOT(table, name) (void *)&(table).name,
+/* The names and slots: DUET__DL_NAME and DUET__DL_SLOT of backends/dl_table.h. */
 
 #ifdef DUET_HAVE_CUBLAS
 /* Opens cuBLAS (DUET_CUBLAS_SONAME, or $DUET_BENCH_CUBLAS_LIBRARY) on the first call and

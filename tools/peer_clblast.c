@@ -6,10 +6,10 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <clblast_c.h>
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dl_table.h"
 #include "peer.h"
 
 #define CLBLAST_FUNCTIONS(X) \
@@ -25,8 +25,8 @@ static struct {
 
 int peer_clblast_load(char *err, size_t len) {
   static peer_lib lib;
-#define SLOT(name) PEER_SLOT(clblast, name)
-  static const char *const names[] = {CLBLAST_FUNCTIONS(PEER_NAME)};
+#define SLOT(name) DUET__DL_SLOT(clblast, name)
+  static const char *const names[] = {CLBLAST_FUNCTIONS(DUET__DL_NAME)};
   void *const slots[] = {CLBLAST_FUNCTIONS(SLOT)};
 #undef SLOT
   return peer_dl_load(&lib, "DUET_BENCH_CLBLAST_LIBRARY", DUET_CLBLAST_SONAME, names, slots,

@@ -4,7 +4,6 @@
  * column-major C^T = B^T * A^T (operands swapped, m and n swapped) and nothing is copied. */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include "dl_table.h"
 #include "peer.h"
 
 /* Each name may be a macro of cublas_v2.h (cublasCreate is cublasCreate_v2): the table's members
@@ -33,8 +33,8 @@ static struct {
 
 int peer_cublas_load(char *err, size_t len) {
   static peer_lib lib;
-#define SLOT(name) PEER_SLOT(cublas, name)
-  static const char *const names[] = {CUBLAS_FUNCTIONS(PEER_NAME)};
+#define SLOT(name) DUET__DL_SLOT(cublas, name)
+  static const char *const names[] = {CUBLAS_FUNCTIONS(DUET__DL_NAME)};
   void *const slots[] = {CUBLAS_FUNCTIONS(SLOT)};
 #undef SLOT
   return peer_dl_load(&lib, "DUET_BENCH_CUBLAS_LIBRARY", DUET_CUBLAS_SONAME, names, slots,
