@@ -12,9 +12,9 @@
 
 #include "duet.h"
 
-/* The H100's L2. Working sets below it are rotated among several input sets, so that repeated
- * runs do not find their inputs in cache. */
-/* The cache that input rotation must defeat, where the device does not report one. */
+/* Working sets below the device's cache (duet_device_info.cache_bytes) are rotated among several
+ * input sets, so that repeated runs do not find their inputs in cache; this size stands in where
+ * the device reports none. */
 #define BENCH_CACHE_FALLBACK (64u << 20)
 #define BENCH_MAX_SETS 8
 #define BENCH_MAX_SIZES 64

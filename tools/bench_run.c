@@ -316,13 +316,17 @@ static void run_cpu_row(const bench_opts *o, const bench_host *h, const bench_ro
   res->rate = bench_rate(res->routine, res->size, res->med);
 }
 
+static int cpu_row(const bench_row_def *row, bench_routine r) {
+  return row->routine == r && row->kind == BENCH_ROW_CPU;
+}
+
 int bench_cpu_rows(const bench_opts *o, bench_routine r, bench_size s) {
   const bench_host h = {.routine = r, .size = s};
   if (!o->cpu || !bench_cpu_sensible(&h)) return 0;
   size_t nrows;
   const bench_row_def *rows = bench_rows(&nrows);
   int n = 0;
-  for (size_t i = 0; i < nrows; i++) n += rows[i].routine == r && rows[i].kind == BENCH_ROW_CPU;
+  for (size_t i = 0; i < nrows; i++) n += cpu_row(&rows[i], r);
   return n;
 }
 
@@ -333,7 +337,7 @@ int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out) 
   float *buf = bench_xmalloc(h->out_elems * sizeof(float));
   int added = 0;
   for (size_t i = 0; i < nrows; i++) {
-    if (rows[i].routine != h->routine || rows[i].kind != BENCH_ROW_CPU) continue;
+    if (!cpu_row(&rows[i], h->routine)) continue;
     bench_result *res = bench_results_add(out);
     result_init(res, &rows[i], h, NULL);
     run_cpu_row(o, h, &rows[i], buf, res);
