@@ -44,19 +44,27 @@ static int pick_auto(duet_ctx *ctx, size_t m, duet_gemm_variant *v) {
   return DUET_OK;
 }
 
+static size_t units(const duet_ctx *ctx) {
+  return ctx->caps.compute_units ? ctx->caps.compute_units : 1;
+}
+
+/* fast's big tiles over a rows x cols piece of C. */
+static size_t big_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
+  return duet__ceil_div(rows, (size_t)ctx->tun[DUET__T_GEMM_FAST_BM]) *
+         duet__ceil_div(cols, (size_t)ctx->tun[DUET__T_GEMM_FAST_BN]);
+}
+
 /* How fast covers C: the big tile where it gives enough tiles to fill the compute units, else
  * the small tile, split along k into slices where even its tiles leave units idle (at n = 1024
  * the H100's 256 x 128 tile gives 32 tiles for 132 SMs; 128 x 128 with 4 slices fills them). */
 static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k, unsigned *splits) {
   const int *t = ctx->tun;
-  const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
   *splits = 1;
-  const size_t big = duet__ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_BM]) *
-                     duet__ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_BN]);
-  if (big * 100 >= units * (size_t)t[DUET__T_GEMM_FAST_BIG_PCT]) return DUET__K_SGEMM_FAST;
+  if (big_tiles(ctx, m, n) * 100 >= units(ctx) * (size_t)t[DUET__T_GEMM_FAST_BIG_PCT])
+    return DUET__K_SGEMM_FAST;
   const size_t small = duet__ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_SMALL_BM]) *
                        duet__ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_SMALL_BN]);
-  const size_t slots = units * (size_t)t[DUET__T_GEMM_FAST_SMALL_PER_CU];
+  const size_t slots = units(ctx) * (size_t)t[DUET__T_GEMM_FAST_SMALL_PER_CU];
   size_t s = small >= slots ? 1 : (slots + small / 2) / small;
   if (s > (size_t)t[DUET__T_GEMM_SPLITK_MAX]) s = (size_t)t[DUET__T_GEMM_SPLITK_MAX];
   while (s > 1 && k / s < (size_t)t[DUET__T_GEMM_SPLITK_MIN_K]) s--;
@@ -102,11 +110,7 @@ static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned
 }
 
 static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
-  const int *t = ctx->tun;
-  const size_t units = ctx->caps.compute_units ? ctx->caps.compute_units : 1;
-  return duet__ceil_div(duet__ceil_div(rows, (size_t)t[DUET__T_GEMM_FAST_BM]) *
-                            duet__ceil_div(cols, (size_t)t[DUET__T_GEMM_FAST_BN]),
-                        units);
+  return duet__ceil_div(big_tiles(ctx, rows, cols), units(ctx));
 }
 
 /* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
