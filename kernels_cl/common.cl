@@ -35,13 +35,17 @@ typedef long idx_t;
 typedef struct {
   uint x, y;
 } tile_xy;
-inline tile_xy band_order(uint band) {
-  const uint w = get_num_groups(0), h = get_num_groups(1);
-  const uint id = (uint)get_group_id(1) * w + (uint)get_group_id(0), per_band = band * h;
+/* Tile `id` of a w x h grid of tiles in band order. */
+inline tile_xy band_tile(uint id, uint w, uint h, uint band) {
+  const uint per_band = band * h;
   const uint first = id / per_band * band, in_band = id % per_band;
   const uint width = min(w - first, band); /* the last band may be narrower */
   tile_xy t = {first + in_band % width, in_band / width};
   return t;
+}
+inline tile_xy band_order(uint band) {
+  return band_tile((uint)get_group_id(1) * get_num_groups(0) + (uint)get_group_id(0),
+                   get_num_groups(0), get_num_groups(1), band);
 }
 
 /* How much of a TILE x TILE tile that starts at `start` lies inside `extent`, as an int, so

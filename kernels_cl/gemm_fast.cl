@@ -85,12 +85,13 @@
 
 __kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgemm_register(
     int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t lda, __global const float *restrict b, idx_t ldb, float beta,
-    __global float *restrict c, idx_t ldc, __local float *smem) {
+    idx_t lda, __global const float *restrict b, idx_t ldb, float beta, __global float *restrict c,
+    idx_t ldc, __local float *smem) {
   const int BM = GEMM_REG_BM, BN = GEMM_REG_BN, BK = GEMM_REG_BK, TM = GEMM_REG_TM,
             TN = GEMM_REG_TN;
-  __local float *as = smem;           /* BM x BK, row-major: as[r * BK + p] = op(A)(m0 + r, p0 + p) */
-  __local float *bs = smem + BM * BK; /* BK x BN, row-major: bs[p * BN + q] = op(B)(p0 + p, n0 + q) */
+  __local float *as = smem; /* BM x BK, row-major: as[r * BK + p] = op(A)(m0 + r, p0 + p) */
+  __local float *bs =
+      smem + BM * BK; /* BK x BN, row-major: bs[p * BN + q] = op(B)(p0 + p, n0 + q) */
   const int tx = get_local_id(0), ty = get_local_id(1), t = ty * REG_NX + tx;
   const idx_t n0 = (idx_t)get_group_id(0) * BN;
   FOR_EACH_TILE_Y(tile, m, GEMM_REG_BM) {
@@ -155,10 +156,10 @@ __kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgem
 #define FAST_NT (32 * (GEMM_FAST_BM / GEMM_FAST_WM) * FAST_WARPS_N)
 #define FAST_LM (GEMM_FAST_WM / GEMM_FAST_TM) /* lanes of a warp along m */
 #define FAST_LN (GEMM_FAST_WN / GEMM_FAST_TN) /* lanes of a warp along n */
-#define FAST_SA (GEMM_FAST_BM + 4) /* local row strides: rows padded by 4 floats */
+#define FAST_SA (GEMM_FAST_BM + 4)            /* local row strides: rows padded by 4 floats */
 #define FAST_SB (GEMM_FAST_BN + 4)
-#define FAST_TILE (GEMM_FAST_BK * (FAST_SA + FAST_SB)) /* floats in one buffer */
-#define FAST_GA (GEMM_FAST_BM * GEMM_FAST_BK / 4 / FAST_NT)      /* float4 groups per item */
+#define FAST_TILE (GEMM_FAST_BK * (FAST_SA + FAST_SB))      /* floats in one buffer */
+#define FAST_GA (GEMM_FAST_BM * GEMM_FAST_BK / 4 / FAST_NT) /* float4 groups per item */
 #define FAST_GB (GEMM_FAST_BN * GEMM_FAST_BK / 4 / FAST_NT)
 #if FAST_LM * FAST_LN != 32
 #error "fast: a warp's 32 lanes must tile the warp tile exactly"
@@ -199,9 +200,8 @@ typedef struct {
                                 (0..G); else: how many of its 4 rows exist (0..4) */
 } tile_loader;
 
-inline tile_loader loader_init(const bool kcont, const int R, const int G,
-                               __global const float *x, idx_t ld, idx_t row0, idx_t rows,
-                               idx_t kbeg, int t) {
+inline tile_loader loader_init(const bool kcont, const int R, const int G, __global const float *x,
+                               idx_t ld, idx_t row0, idx_t rows, idx_t kbeg, int t) {
   const int BK = GEMM_FAST_BK, SR = R + 4, DG = LOADER_DG(kcont, R);
   tile_loader L;
   if (kcont) {
@@ -278,8 +278,8 @@ inline void loader_store(const bool kcont, const int R, const int G, __local flo
 
 /* C(row, col..col+3) of this item's 4-wide piece: alpha * acc + beta * C, beta == 0 never
  * reading C, only columns < n written. */
-inline void store_c4(__global float *restrict c, idx_t row, idx_t col, idx_t n, idx_t ldc,
-                     bool vec, float alpha, float4 v, float beta) {
+inline void store_c4(__global float *restrict c, idx_t row, idx_t col, idx_t n, idx_t ldc, bool vec,
+                     float alpha, float4 v, float beta) {
   __global float *d = c + row * ldc + col;
   if (vec && col + 3 < n) {
     float4 o = alpha * v;
@@ -302,9 +302,9 @@ inline void store_c4(__global float *restrict c, idx_t row, idx_t col, idx_t n, 
 /* k tiles *kt .. kt_end-1, each: prefetch the next one into registers, multiply this one, store
  * the next one into the other buffer, barrier. mode picks the loads of the prefetch. */
 inline void k_tiles(const bool KA, const bool KB, const int mode, int *kt, int kt_end, int nk,
-                    idx_t kbeg, idx_t kend, __local float *smem, tile_loader *la,
-                    tile_loader *lb, float4 *ra, float4 *rb, bool va, bool vb, bool active,
-                    int am, int bn, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+                    idx_t kbeg, idx_t kend, __local float *smem, tile_loader *la, tile_loader *lb,
+                    float4 *ra, float4 *rb, bool va, bool vb, bool active, int am, int bn,
+                    float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, TM = GEMM_FAST_TM,
             TN = GEMM_FAST_TN, LM = FAST_LM, LN = FAST_LN;
   for (; *kt < kt_end; (*kt)++) {
@@ -360,24 +360,92 @@ inline void k_tiles(const bool KA, const bool KB, const int mode, int *kt, int k
   }
 }
 
+/* acc = the product of op(A)'s rows m0.. and op(B)'s columns n0.. over k in [kbeg, kend)
+ * (kbeg a multiple of BK), for this item's micro-tile. Starts and ends with the local buffers
+ * free: every item has passed the last barrier. */
+inline void mac_tile(const bool KA, const bool KB, idx_t m, idx_t n, idx_t m0, idx_t n0, idx_t kbeg,
+                     idx_t kend, __global const float *restrict a, idx_t lda, bool va,
+                     __global const float *restrict b, idx_t ldb, bool vb, __local float *smem,
+                     float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, WM = GEMM_FAST_WM,
+            WN = GEMM_FAST_WN, TM = GEMM_FAST_TM, TN = GEMM_FAST_TN;
+  const int LN = FAST_LN;
+  const int t = get_local_id(0), lane = t & 31, warp = t >> 5;
+  const int wm0 = (warp / FAST_WARPS_N) * WM, wn0 = (warp % FAST_WARPS_N) * WN;
+  const int am = wm0 + 4 * (lane / LN), bn = wn0 + 4 * (lane % LN);
+  const int nk = (int)((kend - kbeg + BK - 1) / BK);
+  /* A warp whose whole warp tile lies outside C skips the arithmetic (edge tiles of ragged
+   * sizes get cheaper); it still loads and reaches every barrier. */
+  const bool active = m0 + wm0 < m && n0 + wn0 < n;
+
+  tile_loader la = loader_init(KA, BM, FAST_GA, a, lda, m0, m, kbeg, t);
+  tile_loader lb = loader_init(KB, BN, FAST_GB, b, ldb, n0, n, kbeg, t);
+  float4 ra[FAST_GA], rb[FAST_GB];
+
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+
+  if (nk > 0) {
+    const int kl = (int)min((idx_t)BK, kend - kbeg);
+    loader_load(KA, BM, FAST_GA, ra, kl, va, &la);
+    loader_load(KB, BN, FAST_GB, rb, kl, vb, &lb);
+    loader_store(KA, BM, FAST_GA, smem, ra, &la);
+    loader_store(KB, BN, FAST_GB, smem + BK * FAST_SA, rb, &lb);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  /* Interior work-groups prefetch k tiles 1 .. nk-2 without guards (only the last k tile can
+   * be partial); everything else, and the last steps, go through the guarded loads. */
+  int kt = 0;
+  if (m0 + BM <= m && n0 + BN <= n)
+    k_tiles(KA, KB, va && vb ? FULL_VEC : FULL_SCALAR, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb,
+            ra, rb, va, vb, active, am, bn, acc);
+  k_tiles(KA, KB, GUARDED, &kt, nk, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active, am, bn,
+          acc);
+}
+
+/* C's tile at (m0, n0) = alpha * acc + beta * C: 4 x 4 pieces, each row of a piece one float4
+ * where C allows it. */
+inline void store_tile(idx_t m, idx_t n, idx_t m0, idx_t n0, __global float *restrict c, idx_t ldc,
+                       bool vc, float alpha, float beta, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  const int WM = GEMM_FAST_WM, WN = GEMM_FAST_WN, TM = GEMM_FAST_TM, TN = GEMM_FAST_TN;
+  const int LM = FAST_LM, LN = FAST_LN;
+  const int t = get_local_id(0), lane = t & 31, warp = t >> 5;
+  const int am = (warp / FAST_WARPS_N) * WM + 4 * (lane / LN);
+  const int bn = (warp % FAST_WARPS_N) * WN + 4 * (lane % LN);
+#pragma unroll
+  for (int i = 0; i < TM / 4; i++)
+#pragma unroll
+    for (int ii = 0; ii < 4; ii++) {
+      const idx_t row = m0 + am + i * 4 * LM + ii;
+      if (row < m) {
+#pragma unroll
+        for (int j = 0; j < TN / 4; j++) {
+          const float4 v = (float4)(acc[4 * i + ii][4 * j + 0], acc[4 * i + ii][4 * j + 1],
+                                    acc[4 * i + ii][4 * j + 2], acc[4 * i + ii][4 * j + 3]);
+          store_c4(c, row, n0 + bn + j * 4 * LN, n, ldc, vc, alpha, v, beta);
+        }
+      }
+    }
+}
+
+/* float4s of the local pointer rounded up into the 16 bytes of slack the launch adds: NVIDIA's
+ * OpenCL gives a __local argument a 4-byte boundary only (float4 accesses then fault as
+ * CL_OUT_OF_RESOURCES). */
+inline __local float *align16(__local float *p) {
+  return (__local float *)(((uintptr_t)p + 15) & ~(uintptr_t)15);
+}
+
+/* The grid of tiles: one work-group per tile (a y grid-stride loop past the 65535 cap), or
+ * split-K slices over get_num_groups(2). */
 inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, float alpha,
                        __global const float *restrict a, idx_t lda,
                        __global const float *restrict b, idx_t ldb, float beta,
                        __global float *restrict c, idx_t ldc, __local float *smem) {
-  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, WM = GEMM_FAST_WM,
-            WN = GEMM_FAST_WN, TM = GEMM_FAST_TM, TN = GEMM_FAST_TN;
-  const int LM = FAST_LM, LN = FAST_LN;
-
-  /* float4 accesses need a 16-byte boundary, which NVIDIA's OpenCL does not give a __local
-   * argument (it comes 4-byte aligned, and faults as CL_OUT_OF_RESOURCES): round up into the 16
-   * bytes of slack the launch adds. */
-  smem = (__local float *)(((uintptr_t)smem + 15) & ~(uintptr_t)15);
-
-  const int t = get_local_id(0), lane = t & 31, warp = t >> 5;
-  const int wm0 = (warp / FAST_WARPS_N) * WM, wn0 = (warp % FAST_WARPS_N) * WN;
-  const int lm = lane / LN, ln = lane % LN;
-  const int am = wm0 + 4 * lm, bn = wn0 + 4 * ln; /* first row / column this lane reads */
-
+  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
+  smem = align16(smem);
   /* Split-K: slice z of get_num_groups(2) takes k in [z * kc, min(k, (z + 1) * kc)), kc a
    * multiple of BK, and writes alpha * acc to its own m x ldc slab of the workspace (beta
    * ignored). */
@@ -390,8 +458,6 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
     c += (idx_t)get_group_id(2) * m * ldc;
     beta = 0.0f;
   }
-  const int nk = (int)((kend - kbeg + BK - 1) / BK);
-
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
   const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
@@ -401,58 +467,137 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
    * the swizzled row, which keeps every tile covered once however num_groups(1) was capped. */
   const tile_xy sw = band_order(GEMM_FAST_BAND);
   const idx_t n0 = (idx_t)sw.x * BN;
-
   for (idx_t ty = sw.y; ty * BM < m; ty += get_num_groups(1)) {
-    const idx_t m0 = ty * BM;
-    /* A warp whose whole warp tile lies outside C skips the arithmetic (edge tiles of ragged
-     * sizes get cheaper); it still loads and reaches every barrier. */
-    const bool active = m0 + wm0 < m && n0 + wn0 < n;
-
-    tile_loader la = loader_init(KA, BM, FAST_GA, a, lda, m0, m, kbeg, t);
-    tile_loader lb = loader_init(KB, BN, FAST_GB, b, ldb, n0, n, kbeg, t);
-    float4 ra[FAST_GA], rb[FAST_GB];
-
     float acc[GEMM_FAST_TM][GEMM_FAST_TN];
-#pragma unroll
-    for (int i = 0; i < TM; i++)
-#pragma unroll
-      for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
-
-    if (nk > 0) {
-      const int kl = (int)min((idx_t)BK, kend - kbeg);
-      loader_load(KA, BM, FAST_GA, ra, kl, va, &la);
-      loader_load(KB, BN, FAST_GB, rb, kl, vb, &lb);
-      loader_store(KA, BM, FAST_GA, smem, ra, &la);
-      loader_store(KB, BN, FAST_GB, smem + BK * FAST_SA, rb, &lb);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    /* Interior work-groups prefetch k tiles 1 .. nk-2 without guards (only the last k tile can
-     * be partial); everything else, and the last steps, go through the guarded loads. */
-    int kt = 0;
-    if (m0 + BM <= m && n0 + BN <= n)
-      k_tiles(KA, KB, va && vb ? FULL_VEC : FULL_SCALAR, &kt, nk - 2, nk, kbeg, kend, smem, &la,
-              &lb, ra, rb, va, vb, active, am, bn, acc);
-    k_tiles(KA, KB, GUARDED, &kt, nk, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active, am,
-            bn, acc);
-
-    /* Epilogue: 4 x 4 pieces, each row of a piece one float4 where C allows it. */
-#pragma unroll
-    for (int i = 0; i < TM / 4; i++)
-#pragma unroll
-      for (int ii = 0; ii < 4; ii++) {
-        const idx_t row = m0 + am + i * 4 * LM + ii;
-        if (row < m) {
-#pragma unroll
-          for (int j = 0; j < TN / 4; j++) {
-            const float4 v = (float4)(acc[4 * i + ii][4 * j + 0], acc[4 * i + ii][4 * j + 1],
-                                      acc[4 * i + ii][4 * j + 2], acc[4 * i + ii][4 * j + 3]);
-            store_c4(c, row, n0 + bn + j * 4 * LN, n, ldc, vc, alpha, v, beta);
-          }
-        }
-      }
+    mac_tile(KA, KB, m, n, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb, vb, smem, acc);
+    store_tile(m, n, ty * BM, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
+
+/* A work-item's micro-tile as a partial product in a workspace slot of BM * BN floats, float4 g
+ * of item t at float4 g * NT + t (coalesced). Read back through volatile pointers: another
+ * work-group wrote it during this launch, and a cached copy must not serve the read. `add`:
+ * acc += the slot, else acc = the slot. */
+inline void put_partial(__global float *slot, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  const int TN = GEMM_FAST_TN;
+  __global float4 *dst = (__global float4 *)slot + get_local_id(0);
+#pragma unroll
+  for (int g = 0; g < GEMM_FAST_TM * GEMM_FAST_TN / 4; g++) {
+    const int i = g / (TN / 4), j = 4 * (g % (TN / 4));
+    dst[g * FAST_NT] = (float4)(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+  }
+}
+inline void get_partial(__global const float *slot, bool add,
+                        float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  const int TN = GEMM_FAST_TN;
+  volatile __global const float4 *src = (volatile __global const float4 *)slot + get_local_id(0);
+#pragma unroll
+  for (int g = 0; g < GEMM_FAST_TM * GEMM_FAST_TN / 4; g++) {
+    const int i = g / (TN / 4), j = 4 * (g % (TN / 4));
+    const float4 v = src[g * FAST_NT];
+    acc[i][j] = add ? acc[i][j] + v.x : v.x;
+    acc[i][j + 1] = add ? acc[i][j + 1] + v.y : v.y;
+    acc[i][j + 2] = add ? acc[i][j + 2] + v.z : v.z;
+    acc[i][j + 3] = add ? acc[i][j + 3] + v.w : v.w;
+  }
+}
+
+/* Stream-K (1D grid of num_groups(0) work-groups, `units` of them stream-K groups): C's T tiles
+ * in band order, the first num_groups(0) - units whole, one per group; the other S tiles' k
+ * iterations (S * ceil(k / BK) of them, nk per tile) cut into `units` equal ranges, one per
+ * stream-K group, so that the last wave of tiles keeps every compute unit busy instead of
+ * leaving some idle. A tile whose k iterations fall to c groups is summed by the last of them to
+ * finish: the others write their partial products to the workspace and count themselves done in
+ * the tile's flag; the last one adds the partials in k order, so the result does not depend on
+ * which finishes last. It waits only for groups that have already taken their ticket, so it needs
+ * no group to be resident beside it (PoCL may run them one after another).
+ *   work: units + S slots of BM * BN floats (the partial of tile s by group u is slot u + s,
+ *   unique since a later tile starts in the same or a later group); flags: S ints, zero before
+ *   the launch and left zero after it (a flag's low 16 bits count the groups that took a ticket,
+ *   the high bits those that published). */
+inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, float alpha,
+                          __global const float *restrict a, idx_t lda,
+                          __global const float *restrict b, idx_t ldb, float beta,
+                          __global float *restrict c, idx_t ldc, __local float *smem, uint units,
+                          __global float *work, __global int *flags, __local int *ticket) {
+  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
+  smem = align16(smem);
+  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
+  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
+  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+  const uint tiles_n = (uint)((n + BN - 1) / BN), tiles_m = (uint)((m + BM - 1) / BM);
+  const uint group = (uint)get_group_id(0);
+  const uint whole = (uint)get_num_groups(0) - units, s_tiles = tiles_n * tiles_m - whole;
+  /* One walk for both kinds of group, over iterations numbered tile by tile in band order: a
+   * whole tile's group takes its tile's nk, a stream-K group its share of the rest. */
+  const idx_t nk = (k + BK - 1) / BK, iters = (idx_t)s_tiles * nk, base = (idx_t)whole * nk;
+  const bool sk = group >= whole;
+  const idx_t u = (idx_t)group - whole; /* stream-K groups only */
+  float acc[GEMM_FAST_TM][GEMM_FAST_TN];
+  for (idx_t it = sk ? base + u * iters / units : (idx_t)group * nk,
+             hi = sk ? base + (u + 1) * iters / units : it + nk;
+       it < hi;) {
+    const idx_t tile = it / nk, k0 = it - tile * nk, k1 = min(hi - tile * nk, nk);
+    const idx_t s = tile - whole; /* its index among the shared tiles */
+    const tile_xy p = band_tile((uint)tile, tiles_n, tiles_m, GEMM_FAST_BAND);
+    const idx_t m0 = (idx_t)p.y * BM, n0 = (idx_t)p.x * BN;
+    mac_tile(KA, KB, m, n, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb, vb, smem, acc);
+    it = tile * nk + k1;
+    if (k0 > 0 || k1 < nk) {
+      /* The groups of this tile's first and last iterations: the group of iteration x is
+       * ((x + 1) * units - 1) / iters. */
+      const idx_t first = ((s * nk + 1) * units - 1) / iters;
+      const int count = (int)(((s + 1) * nk * units - 1) / iters - first) + 1;
+      const int mine = (int)(u - first);
+      __global int *const flag = flags + s;
+      const int t = get_local_id(0);
+      if (t == 0) *ticket = atomic_add(flag, 1);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      /* The next ticket is taken after mac_tile's barriers: every item has read this one. */
+      const int before = *ticket & 0xffff;
+      __global float *const slot = work + (idx_t)BM * BN * (u + s); /* this group's partial */
+      if (before + 1 < count) { /* not the last: publish this partial and count it done */
+        put_partial(slot, acc);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (t == 0) atomic_add(flag, 0x10000);
+        continue;
+      }
+      /* The last: wait for the others' partials, then sum all of them in k order. The first
+       * group of a tile reaches it at the end of its range, after the others, so it is mostly
+       * the last, and its own partial is the sum's first term; any other puts its own in its
+       * slot and starts from the first's. */
+      if (t == 0)
+        while ((atomic_add(flag, 0) >> 16) + 1 < count) {
+        }
+      barrier(CLK_GLOBAL_MEM_FENCE);
+      __global const float *const first_slot = work + (idx_t)BM * BN * (first + s);
+      if (mine != 0) {
+        put_partial(slot, acc);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        get_partial(first_slot, false, acc);
+      }
+      for (int q = 1; q < count; q++) get_partial(first_slot + (idx_t)BM * BN * q, true, acc);
+      if (t == 0) *flag = 0; /* every other group of the tile is done with it */
+    }
+    store_tile(m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
+  }
+}
+
+#define FAST_BY_TRANSPOSES(CALL) \
+  do {                           \
+    if (!ta) {                   \
+      if (!tb)                   \
+        CALL(true, false);       \
+      else                       \
+        CALL(true, true);        \
+    } else {                     \
+      if (!tb)                   \
+        CALL(false, false);      \
+      else                       \
+        CALL(false, true);       \
+    }                            \
+  } while (0)
 
 /* fast: C = alpha * op(A) * op(B) + beta * C, on the matrices that start a_off, b_off and c_off
  * floats into their buffers (a piece of C, as the core's strip plans take; OpenCL 1.2 cannot
@@ -471,31 +616,45 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
   a += a_off;
   b += b_off;
   c += c_off;
-  if (!ta) {
-    if (!tb)
-      fast_tiles(true, false, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-    else
-      fast_tiles(true, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-  } else {
-    if (!tb)
-      fast_tiles(false, false, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-    else
-      fast_tiles(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-  }
+#define TILES(KA, KB) fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem)
+  FAST_BY_TRANSPOSES(TILES);
+#undef TILES
+}
+
+/* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units`
+ * work-groups share the last tiles' k iterations (fast_stream_k; `work` their partial products,
+ * `flags` their tickets). Its own kernel, as in CUDA, where one function for both grids cost the
+ * tiled one 4% at 4096. */
+__kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fast_sk(
+    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
+    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
+    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t units, __global float *work,
+    __global int *flags, __local float *smem) {
+  __local int ticket;
+  a += a_off;
+  b += b_off;
+  c += c_off;
+#define STREAM_K(KA, KB)                                                                       \
+  fast_stream_k(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem, (uint)units, work, \
+                flags, &ticket)
+  FAST_BY_TRANSPOSES(STREAM_K);
+#undef STREAM_K
 }
 
 /* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C, C starting c_off
- * floats into its buffer (alpha was applied by the slices; beta == 0 never reads C). One work-item per element, any 2D work-group,
- * grid-stride in both directions. */
+ * floats into its buffer (alpha was applied by the slices; beta == 0 never reads C). One work-item
+ * per element, any 2D work-group, grid-stride in both directions. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
 #endif
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS 8
 #endif
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
-                                       __global const float *restrict work, float beta,
-                                       __global float *restrict c, idx_t c_off, idx_t ldc) {
+__kernel BLOCK(TRANSPOSE_TILE,
+               TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
+                                                             __global const float *restrict work,
+                                                             float beta, __global float *restrict c,
+                                                             idx_t c_off, idx_t ldc) {
   const idx_t slab = m * n;
   c += c_off;
   for (idx_t i = get_global_id(1); i < m; i += get_global_size(1))

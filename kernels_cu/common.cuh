@@ -32,7 +32,8 @@ struct tile_rows_cfg {
  * instantiation assumes: its block (bx, by) and dynamic shared bytes (smem). */
 #define DUET_CU_ROW(S, K, CFG) {#K, S, (const void *)K<S>, CFG<S>::bx, CFG<S>::by, CFG<S>::smem},
 #define DUET_CU_KERNEL(K, CFG) DUET__FOR_EACH_SET(DUET_CU_ROW, K, CFG)
-#define DUET_CU_END {0, 0, 0, 0, 0, 0}
+#define DUET_CU_END \
+  { 0, 0, 0, 0, 0, 0 }
 
 /* Tiles along y are walked in a grid-stride loop because gridDim.y is capped at 65535
  * (DUET_MAX_GRID_Y). The bound depends only on blockIdx.y, so every thread of a block runs the
@@ -47,13 +48,16 @@ struct tile_rows_cfg {
 struct tile_xy {
   unsigned x, y;
 };
-__device__ __forceinline__ tile_xy band_order(unsigned band) {
-  const unsigned w = gridDim.x, h = gridDim.y;
-  const unsigned id = blockIdx.y * w + blockIdx.x, per_band = band * h;
+/* Tile `id` of a w x h grid of tiles in band order. */
+__device__ __forceinline__ tile_xy band_tile(unsigned id, unsigned w, unsigned h, unsigned band) {
+  const unsigned per_band = band * h;
   const unsigned first = id / per_band * band, in_band = id % per_band;
   const unsigned width = min(w - first, band); /* the last band may be narrower */
   tile_xy t = {first + in_band % width, in_band / width};
   return t;
+}
+__device__ __forceinline__ tile_xy band_order(unsigned band) {
+  return band_tile(blockIdx.y * gridDim.x + blockIdx.x, gridDim.x, gridDim.y, band);
 }
 
 /* How much of a TILE x TILE tile that starts at `start` lies inside `extent`, as an int, so

@@ -46,8 +46,9 @@ __global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
 }
 
 /* fast works on the matrices that start a_off, b_off and c_off floats into their buffers, as the
- * OpenCL twin must (a piece of C for the core's strip plans). The register cap that __launch_bounds__ derives from min_blocks is what keeps the big tile's
- * 16 x 8 accumulators at 253 registers without spills (H100, cuobjdump --res-usage). */
+ * OpenCL twin must (a piece of C for the core's strip plans). The register cap that
+ * __launch_bounds__ derives from min_blocks is what keeps the big tile's 16 x 8 accumulators at 253
+ * registers without spills (H100, cuobjdump --res-usage). */
 template <int S, template <int> class CFG>
 __global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
     duet_sgemm_fast(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
@@ -58,6 +59,22 @@ __global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
   extern __shared__ float smem[];
   sgemm_fast_body<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND>(
       ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, smem);
+}
+
+/* fast over a stream-K grid: `units` stream-K blocks at the end of a 1D grid, `work` their
+ * partial products, `flags` their tickets (sgemm_fast_sk_body). The big tile only. */
+template <int S>
+__global__ void __launch_bounds__(fast_cfg<S>::bx, fast_cfg<S>::min_blocks)
+    duet_sgemm_fast_sk(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                       const float *__restrict__ a, idx_t a_off, idx_t lda,
+                       const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
+                       float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t units, float *work,
+                       int *flags) {
+  using C = fast_cfg<S>;
+  extern __shared__ float smem[];
+  sgemm_fast_sk_body<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND>(
+      ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, (unsigned)units,
+      work, flags, smem);
 }
 
 template <int S>
@@ -74,7 +91,8 @@ __global__ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {
     DUET_CU_KERNEL(duet_sgemm_register, register_cfg) DUET__FOR_EACH_SET(FAST_ROW, fast_cfg)
-        DUET_CU_KERNEL(duet_sgemm_splitk_reduce, tile_rows_cfg) DUET_CU_END};
+        DUET_CU_KERNEL(duet_sgemm_fast_sk, fast_cfg)
+            DUET_CU_KERNEL(duet_sgemm_splitk_reduce, tile_rows_cfg) DUET_CU_END};
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_SMALL)[] = {
     DUET__FOR_EACH_SET(FAST_ROW, fast_small_cfg) DUET_CU_END};

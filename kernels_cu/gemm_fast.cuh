@@ -168,7 +168,7 @@ namespace duet_fast {
 template <int R, int BK, int NT, bool KCONT>
 struct tile_loader {
   static constexpr int G = R * BK / 4 / NT;
-  static constexpr int SR = R + 4;                             /* shared row stride */
+  static constexpr int SR = R + 4;                              /* shared row stride */
   static constexpr int DG = KCONT ? 4 * NT / BK : NT / (R / 4); /* rows / k between groups */
   static_assert((R * BK / 4) % NT == 0, "each thread loads whole float4 groups");
   static_assert(KCONT ? NT % (BK / 4) == 0 : NT % (R / 4) == 0, "group layout");
@@ -180,8 +180,8 @@ struct tile_loader {
   int valid;        /* KCONT: how many of its groups have their row inside the matrix (0..G);
                        else: how many of its 4 rows exist (0..4) */
 
-  __device__ __forceinline__ void init(const float *x, idx_t ld, idx_t row0, idx_t rows,
-                                       idx_t kbeg, int t) {
+  __device__ __forceinline__ void init(const float *x, idx_t ld, idx_t row0, idx_t rows, idx_t kbeg,
+                                       int t) {
     if (KCONT) {
       const int q = 4 * (t % (BK / 4)), r = t / (BK / 4);
       const idx_t rl = rows - (row0 + r); /* rows left from this thread's first */
@@ -287,28 +287,161 @@ __device__ __forceinline__ void store_c4(float *__restrict__ c, idx_t row, idx_t
   }
 }
 
+/* This thread's place in the block: its warp's tile and the first row / column it reads. */
+template <int BM, int BN, int WM, int WN, int TM, int TN>
+struct lane_place {
+  static constexpr int WARPS_N = BN / WN, LM = WM / TM, LN = WN / TN;
+  int t, wm0, wn0, am, bn;
+  __device__ __forceinline__ lane_place() {
+    t = threadIdx.x;
+    const int lane = t & 31, warp = t >> 5;
+    wm0 = (warp / WARPS_N) * WM;
+    wn0 = (warp % WARPS_N) * WN;
+    am = wm0 + 4 * (lane / LN);
+    bn = wn0 + 4 * (lane % LN);
+  }
+};
+
+/* acc = the product of op(A)'s rows m0.. and op(B)'s columns n0.. over k in [kbeg, kend)
+ * (kbeg a multiple of BK), for this thread's micro-tile. Starts and ends with the shared
+ * buffers free: every thread has passed the last barrier. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, bool KA, bool KB>
+__device__ __forceinline__ void mac_tile(idx_t m, idx_t n, idx_t m0, idx_t n0, idx_t kbeg,
+                                         idx_t kend, const float *__restrict__ a, idx_t lda,
+                                         bool va, const float *__restrict__ b, idx_t ldb, bool vb,
+                                         float *smem, float (&acc)[TM][TN]) {
+  constexpr int NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
+  constexpr int LM = WM / TM, LN = WN / TN; /* lanes of a warp along m and along n */
+  constexpr int SA = BM + 4, SB = BN + 4;   /* shared row strides (tile_loader::SR) */
+  constexpr int TILE = BK * (SA + SB);      /* floats in one buffer */
+  static_assert(LM * LN == 32, "a warp's 32 lanes must tile the warp tile exactly");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "micro-tiles are made of 4 x 4 pieces");
+  static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0, "tile shapes");
+  const lane_place<BM, BN, WM, WN, TM, TN> me;
+  const int am = me.am, bn = me.bn;
+  const int nk = (int)((kend - kbeg + BK - 1) / BK);
+  /* A warp whose whole warp tile lies outside C skips the arithmetic (edge tiles of ragged
+   * sizes get cheaper); it still loads and reaches every barrier. */
+  const bool active = m0 + me.wm0 < m && n0 + me.wn0 < n;
+
+  tile_loader<BM, BK, NT, KA> la;
+  tile_loader<BN, BK, NT, KB> lb;
+  la.init(a, lda, m0, m, kbeg, me.t);
+  lb.init(b, ldb, n0, n, kbeg, me.t);
+  float4 ra[tile_loader<BM, BK, NT, KA>::G], rb[tile_loader<BN, BK, NT, KB>::G];
+
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+
+  if (nk > 0) {
+    const int kl = (int)min((idx_t)BK, kend - kbeg);
+    la.load(ra, kl, va);
+    lb.load(rb, kl, vb);
+    la.store(smem, ra);
+    lb.store(smem + BK * SA, rb);
+  }
+  __syncthreads();
+
+  /* One k tile: prefetch the next one into registers, multiply this one, store the next one
+   * into the other buffer, barrier. MODE picks the loads of the prefetch. */
+  int kt = 0;
+  auto k_tiles = [&](auto mode, int kt_end) {
+    constexpr int MODE = decltype(mode)::value;
+    for (; kt < kt_end; kt++) {
+      float *cur = smem + (kt & 1) * TILE, *nxt = smem + ((kt & 1) ^ 1) * TILE;
+      const bool more = MODE != GUARDED || kt + 1 < nk;
+      /* Prefetch: the next k tile's loads are in flight while this one is multiplied. */
+      if (more) {
+        la.advance();
+        lb.advance();
+        if (MODE == GUARDED) {
+          const int kl = (int)min((idx_t)BK, kend - kbeg - (idx_t)(kt + 1) * BK);
+          la.load(ra, kl, va);
+          lb.load(rb, kl, vb);
+        } else {
+          la.template load_full<MODE == FULL_VEC>(ra);
+          lb.template load_full<MODE == FULL_VEC>(rb);
+        }
+      }
+      if (active) {
+        const float *as = cur + am, *bs = cur + BK * SA + bn;
+#pragma unroll
+        for (int p = 0; p < BK; p++) {
+          float af[TM], bf[TN];
+#pragma unroll
+          for (int i = 0; i < TM / 4; i++) {
+            const float4 v = *reinterpret_cast<const float4 *>(as + p * SA + i * 4 * LM);
+            af[4 * i + 0] = v.x;
+            af[4 * i + 1] = v.y;
+            af[4 * i + 2] = v.z;
+            af[4 * i + 3] = v.w;
+          }
+#pragma unroll
+          for (int j = 0; j < TN / 4; j++) {
+            const float4 v = *reinterpret_cast<const float4 *>(bs + p * SB + j * 4 * LN);
+            bf[4 * j + 0] = v.x;
+            bf[4 * j + 1] = v.y;
+            bf[4 * j + 2] = v.z;
+            bf[4 * j + 3] = v.w;
+          }
+#pragma unroll
+          for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int j = 0; j < TN; j++) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
+        }
+      }
+      /* The other buffer was last read before the previous barrier: fill it now. */
+      if (more) {
+        la.store(nxt, ra);
+        lb.store(nxt + BK * SA, rb);
+      }
+      __syncthreads();
+    }
+  };
+  /* Interior blocks prefetch k tiles 1 .. nk-2 without guards (only the last k tile can be
+   * partial); everything else, and the last steps, go through the guarded loads. */
+  if (m0 + BM <= m && n0 + BN <= n) {
+    if (va && vb)
+      k_tiles(load_mode<FULL_VEC>(), nk - 2);
+    else
+      k_tiles(load_mode<FULL_SCALAR>(), nk - 2);
+  }
+  k_tiles(load_mode<GUARDED>(), nk);
+}
+
+/* C's tile at (m0, n0) = alpha * acc + beta * C: 4 x 4 pieces, each row of a piece one float4
+ * where C allows it. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+__device__ __forceinline__ void store_tile(idx_t m, idx_t n, idx_t m0, idx_t n0,
+                                           float *__restrict__ c, idx_t ldc, bool vc, float alpha,
+                                           float beta, const float (&acc)[TM][TN]) {
+  constexpr int LM = WM / TM, LN = WN / TN;
+  const lane_place<BM, BN, WM, WN, TM, TN> me;
+#pragma unroll
+  for (int i = 0; i < TM / 4; i++)
+#pragma unroll
+    for (int ii = 0; ii < 4; ii++) {
+      const idx_t row = m0 + me.am + i * 4 * LM + ii;
+      if (row < m) {
+#pragma unroll
+        for (int j = 0; j < TN / 4; j++) {
+          const float4 v = make_float4(acc[4 * i + ii][4 * j + 0], acc[4 * i + ii][4 * j + 1],
+                                       acc[4 * i + ii][4 * j + 2], acc[4 * i + ii][4 * j + 3]);
+          store_c4(c, row, n0 + me.bn + j * 4 * LN, n, ldc, vc, alpha, v, beta);
+        }
+      }
+    }
+}
+
+/* The grid of tiles: one block per tile (a y grid-stride loop past the 65535 cap), or split-K
+ * slices over gridDim.z. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool KA, bool KB>
 __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alpha,
                                            const float *__restrict__ a, idx_t lda,
                                            const float *__restrict__ b, idx_t ldb, float beta,
                                            float *__restrict__ c, idx_t ldc, float *smem) {
-  constexpr int WARPS_N = BN / WN, NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
-  constexpr int LM = WM / TM, LN = WN / TN; /* lanes of a warp along m and along n */
-  constexpr int SA = BM + 4, SB = BN + 4;   /* shared row strides (tile_loader::SR) */
-  constexpr int TILE = BK * (SA + SB);       /* floats in one buffer */
-  static_assert(LM * LN == 32, "a warp's 32 lanes must tile the warp tile exactly");
-  static_assert(TM % 4 == 0 && TN % 4 == 0, "micro-tiles are made of 4 x 4 pieces");
-  static_assert(BM % WM == 0 && BN % WN == 0 && BK % 4 == 0, "tile shapes");
-
-  /* float4 accesses need a 16-byte boundary. CUDA's dynamic shared memory has it; the OpenCL
-   * twin rounds its __local pointer up here into the 16 bytes of slack (rounding a generic
-   * pointer in CUDA would turn the shared loads into generic ones). */
-
-  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
-  const int lm = lane / LN, ln = lane % LN;
-  const int am = wm0 + 4 * lm, bn = wn0 + 4 * ln; /* first row / column this lane reads */
-
   /* Split-K: slice z of gridDim.z takes k in [z * kc, min(k, (z + 1) * kc)), kc a multiple of BK,
    * and writes alpha * acc to its own m x ldc slab of the workspace (beta ignored). */
   const int splits = gridDim.z;
@@ -320,8 +453,6 @@ __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alph
     c += (idx_t)blockIdx.z * m * ldc;
     beta = 0.0f;
   }
-  const int nk = (int)((kend - kbeg + BK - 1) / BK);
-
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
   const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
@@ -331,119 +462,145 @@ __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alph
    * row, which keeps every tile covered once however gridDim.y was capped. */
   const tile_xy sw = band_order(BAND);
   const idx_t n0 = (idx_t)sw.x * BN;
-
   for (idx_t ty = sw.y; ty * BM < m; ty += gridDim.y) {
-    const idx_t m0 = ty * BM;
-    /* A warp whose whole warp tile lies outside C skips the arithmetic (edge tiles of ragged
-     * sizes get cheaper); it still loads and reaches every barrier. */
-    const bool active = m0 + wm0 < m && n0 + wn0 < n;
-
-    tile_loader<BM, BK, NT, KA> la;
-    tile_loader<BN, BK, NT, KB> lb;
-    la.init(a, lda, m0, m, kbeg, t);
-    lb.init(b, ldb, n0, n, kbeg, t);
-    float4 ra[tile_loader<BM, BK, NT, KA>::G], rb[tile_loader<BN, BK, NT, KB>::G];
-
     float acc[TM][TN];
-#pragma unroll
-    for (int i = 0; i < TM; i++)
-#pragma unroll
-      for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+    mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(m, n, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb,
+                                                 vb, smem, acc);
+    store_tile<BM, BN, BK, WM, WN, TM, TN>(m, n, ty * BM, n0, c, ldc, vc, alpha, beta, acc);
+  }
+}
 
-    if (nk > 0) {
-      const int kl = (int)min((idx_t)BK, kend - kbeg);
-      la.load(ra, kl, va);
-      lb.load(rb, kl, vb);
-      la.store(smem, ra);
-      lb.store(smem + BK * SA, rb);
-    }
-    __syncthreads();
+/* A thread's micro-tile as a partial product in a workspace slot of BM * BN floats, float4 g of
+ * thread t at float4 g * NT + t (coalesced). `add`: acc += the slot, else acc = the slot. */
+template <int NT, int TM, int TN>
+__device__ __forceinline__ void put_partial(float *slot, const float (&acc)[TM][TN]) {
+  float4 *dst = reinterpret_cast<float4 *>(slot) + threadIdx.x;
+#pragma unroll
+  for (int g = 0; g < TM * TN / 4; g++) {
+    const int i = g / (TN / 4), j = 4 * (g % (TN / 4));
+    __stcg(dst + g * NT, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
+  }
+}
+template <int NT, int TM, int TN>
+__device__ __forceinline__ void get_partial(const float *slot, bool add, float (&acc)[TM][TN]) {
+  const float4 *src = reinterpret_cast<const float4 *>(slot) + threadIdx.x;
+#pragma unroll
+  for (int g = 0; g < TM * TN / 4; g++) {
+    const int i = g / (TN / 4), j = 4 * (g % (TN / 4));
+    const float4 v = __ldcg(src + g * NT); /* L2: another block wrote it during this launch */
+    acc[i][j] = add ? acc[i][j] + v.x : v.x;
+    acc[i][j + 1] = add ? acc[i][j + 1] + v.y : v.y;
+    acc[i][j + 2] = add ? acc[i][j + 2] + v.z : v.z;
+    acc[i][j + 3] = add ? acc[i][j + 3] + v.w : v.w;
+  }
+}
 
-    /* One k tile: prefetch the next one into registers, multiply this one, store the next one
-     * into the other buffer, barrier. MODE picks the loads of the prefetch. */
-    int kt = 0;
-    auto k_tiles = [&](auto mode, int kt_end) {
-      constexpr int MODE = decltype(mode)::value;
-      for (; kt < kt_end; kt++) {
-        float *cur = smem + (kt & 1) * TILE, *nxt = smem + ((kt & 1) ^ 1) * TILE;
-        const bool more = MODE != GUARDED || kt + 1 < nk;
-        /* Prefetch: the next k tile's loads are in flight while this one is multiplied. */
-        if (more) {
-          la.advance();
-          lb.advance();
-          if (MODE == GUARDED) {
-            const int kl = (int)min((idx_t)BK, kend - kbeg - (idx_t)(kt + 1) * BK);
-            la.load(ra, kl, va);
-            lb.load(rb, kl, vb);
-          } else {
-            la.template load_full<MODE == FULL_VEC>(ra);
-            lb.template load_full<MODE == FULL_VEC>(rb);
-          }
-        }
-        if (active) {
-          const float *as = cur + am, *bs = cur + BK * SA + bn;
-#pragma unroll
-          for (int p = 0; p < BK; p++) {
-            float af[TM], bf[TN];
-#pragma unroll
-            for (int i = 0; i < TM / 4; i++) {
-              const float4 v = *reinterpret_cast<const float4 *>(as + p * SA + i * 4 * LM);
-              af[4 * i + 0] = v.x;
-              af[4 * i + 1] = v.y;
-              af[4 * i + 2] = v.z;
-              af[4 * i + 3] = v.w;
-            }
-#pragma unroll
-            for (int j = 0; j < TN / 4; j++) {
-              const float4 v = *reinterpret_cast<const float4 *>(bs + p * SB + j * 4 * LN);
-              bf[4 * j + 0] = v.x;
-              bf[4 * j + 1] = v.y;
-              bf[4 * j + 2] = v.z;
-              bf[4 * j + 3] = v.w;
-            }
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-#pragma unroll
-              for (int j = 0; j < TN; j++) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
-          }
-        }
-        /* The other buffer was last read before the previous barrier: fill it now. */
-        if (more) {
-          la.store(nxt, ra);
-          lb.store(nxt + BK * SA, rb);
-        }
+/* Stream-K (1D grid of gridDim.x blocks, `units` of them stream-K blocks): C's T tiles in band
+ * order, the first gridDim.x - units whole, one per block; the other S tiles' k iterations
+ * (S * ceil(k / BK) of them, nk per tile) cut into `units` equal ranges, one per stream-K block,
+ * so that the last wave of tiles keeps every SM busy instead of leaving some idle. A tile whose
+ * k iterations fall to c blocks is summed by the last of them to finish: the others write their
+ * partial products to the workspace and count themselves done in the tile's flag; the last one
+ * adds the partials in k order (its own from registers), so the result does not depend on which
+ * finishes last. It waits only for blocks that have already taken their ticket, so it needs no
+ * block to be resident beside it.
+ *   work: units + S slots of BM * BN floats (the partial of tile s by block u is slot u + s,
+ *   unique since a later tile starts in the same or a later block); flags: S ints, zero before
+ *   the launch and left zero after it (a flag's low 16 bits count the blocks that took a ticket,
+ *   the high bits those that published). */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool KA, bool KB>
+__device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float alpha,
+                                              const float *__restrict__ a, idx_t lda,
+                                              const float *__restrict__ b, idx_t ldb, float beta,
+                                              float *__restrict__ c, idx_t ldc, float *smem,
+                                              unsigned units, float *work, int *flags) {
+  constexpr int NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
+  __shared__ int ticket;
+  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
+  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
+  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+  const unsigned tiles_n = (unsigned)((n + BN - 1) / BN), tiles_m = (unsigned)((m + BM - 1) / BM);
+  const unsigned whole = gridDim.x - units, s_tiles = tiles_n * tiles_m - whole;
+  /* One walk for both kinds of block, over iterations numbered tile by tile in band order: a
+   * whole tile's block takes its tile's nk, a stream-K block its share of the rest. */
+  const idx_t nk = (k + BK - 1) / BK, iters = (idx_t)s_tiles * nk, base = (idx_t)whole * nk;
+  const bool sk = blockIdx.x >= whole;
+  const idx_t u = blockIdx.x - whole; /* stream-K blocks only */
+  float acc[TM][TN];
+  for (idx_t it = sk ? base + u * iters / units : blockIdx.x * nk,
+             hi = sk ? base + (u + 1) * iters / units : it + nk;
+       it < hi;) {
+    const idx_t tile = it / nk, k0 = it - tile * nk, k1 = min(hi - tile * nk, nk);
+    const idx_t s = tile - whole; /* its index among the shared tiles */
+    const tile_xy p = band_tile((unsigned)tile, tiles_n, tiles_m, BAND);
+    const idx_t m0 = (idx_t)p.y * BM, n0 = (idx_t)p.x * BN;
+    mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(m, n, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va,
+                                                 b, ldb, vb, smem, acc);
+    it = tile * nk + k1;
+    if (k0 > 0 || k1 < nk) {
+      /* The blocks of this tile's first and last iterations: block of iteration x is
+       * ((x + 1) * units - 1) / iters. */
+      const idx_t first = ((s * nk + 1) * units - 1) / iters;
+      const int count = (int)(((s + 1) * nk * units - 1) / iters - first) + 1;
+      const int mine = (int)(u - first);
+      int *const flag = flags + s;
+      const int t = threadIdx.x;
+      if (t == 0) ticket = atomicAdd(flag, 1);
+      __syncthreads();
+      /* The next ticket is taken after mac_tile's barriers: every thread has read this one. */
+      const int before = ticket & 0xffff;
+      float *const slot = work + (idx_t)BM * BN * (u + s); /* this block's partial */
+      if (before + 1 < count) { /* not the last: publish this partial and count it done */
+        put_partial<NT>(slot, acc);
+        __threadfence();
         __syncthreads();
+        if (t == 0) atomicAdd(flag, 0x10000);
+        continue;
       }
-    };
-    /* Interior blocks prefetch k tiles 1 .. nk-2 without guards (only the last k tile can be
-     * partial); everything else, and the last steps, go through the guarded loads. */
-    if (m0 + BM <= m && n0 + BN <= n) {
-      if (va && vb)
-        k_tiles(load_mode<FULL_VEC>(), nk - 2);
-      else
-        k_tiles(load_mode<FULL_SCALAR>(), nk - 2);
-    }
-    k_tiles(load_mode<GUARDED>(), nk);
-
-    /* Epilogue: 4 x 4 pieces, each row of a piece one float4 where C allows it. */
-#pragma unroll
-    for (int i = 0; i < TM / 4; i++)
-#pragma unroll
-      for (int ii = 0; ii < 4; ii++) {
-        const idx_t row = m0 + am + i * 4 * LM + ii;
-        if (row < m) {
-#pragma unroll
-          for (int j = 0; j < TN / 4; j++) {
-            const float4 v = make_float4(acc[4 * i + ii][4 * j + 0], acc[4 * i + ii][4 * j + 1],
-                                         acc[4 * i + ii][4 * j + 2], acc[4 * i + ii][4 * j + 3]);
-            store_c4(c, row, n0 + bn + j * 4 * LN, n, ldc, vc, alpha, v, beta);
-          }
+      /* The last: wait for the others' partials, then sum all of them in k order. The first
+       * block of a tile reaches it at the end of its range, after the others, so it is mostly
+       * the last, and its own partial is the sum's first term; any other puts its own in its
+       * slot and starts from the first's. */
+      if (t == 0)
+        while ((*(volatile int *)flag >> 16) + 1 < count) {
         }
+      __syncthreads();
+      __threadfence();
+      const float *const first_slot = work + (idx_t)BM * BN * (first + s);
+      if (mine != 0) {
+        put_partial<NT>(slot, acc);
+        get_partial<NT>(first_slot, false, acc);
       }
+      for (int q = 1; q < count; q++) get_partial<NT>(first_slot + (idx_t)BM * BN * q, true, acc);
+      if (t == 0) *flag = 0; /* every other block of the tile is done with it */
+    }
+    store_tile<BM, BN, BK, WM, WN, TM, TN>(m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
 
 } /* namespace duet_fast */
+
+/* Calls f(ka, kb) with the transposes as compile-time flags: they decide which loader runs
+ * (memory along k or along m/n), so there is one copy of the kernel per combination and the inner
+ * loops carry no branch on them. */
+template <bool V>
+struct flag {
+  static constexpr bool value = V;
+};
+template <class F>
+__device__ __forceinline__ void by_transposes(int ta, int tb, F f) {
+  if (!ta) {
+    if (!tb)
+      f(flag<true>(), flag<false>());
+    else
+      f(flag<true>(), flag<true>());
+  } else {
+    if (!tb)
+      f(flag<false>(), flag<false>());
+    else
+      f(flag<false>(), flag<true>());
+  }
+}
 
 /* fast: C = alpha * op(A) * op(B) + beta * C over a 1D block of sgemm_fast_threads<...>() threads
  * and sgemm_fast_smem<...>() bytes of dynamic shared memory, grid
@@ -458,32 +615,36 @@ __device__ __forceinline__ void sgemm_fast_body(int ta, int tb, idx_t m, idx_t n
                                                 float alpha, const float *__restrict__ a, idx_t lda,
                                                 const float *__restrict__ b, idx_t ldb, float beta,
                                                 float *__restrict__ c, idx_t ldc, float *smem) {
-  /* The transposes decide which loader runs (memory along k or along m/n): one copy of the
-   * kernel per combination, so the inner loops carry no branch on them. */
-  if (!ta) {
-    if (!tb)
-      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, true, false>(
-          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-    else
-      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, true, true>(
-          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-  } else {
-    if (!tb)
-      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, false, false>(
-          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-    else
-      duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, false, true>(
-          m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
-  }
+  by_transposes(ta, tb, [&](auto ka, auto kb) {
+    duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, decltype(ka)::value,
+                          decltype(kb)::value>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+  });
+}
+
+/* fast, stream-K: the same, BLAS semantics, over a 1D grid whose last `units` blocks share the
+ * last tiles' k iterations (duet_fast::fast_stream_k; `work` and `flags` its workspace). Its own
+ * kernel: in one function with the tiled grid, the registers of both paths cost the tiled one 4% at
+ * 4096. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND>
+__device__ __forceinline__ void sgemm_fast_sk_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                   float alpha, const float *__restrict__ a,
+                                                   idx_t lda, const float *__restrict__ b,
+                                                   idx_t ldb, float beta, float *__restrict__ c,
+                                                   idx_t ldc, unsigned units, float *work,
+                                                   int *flags, float *smem) {
+  by_transposes(ta, tb, [&](auto ka, auto kb) {
+    duet_fast::fast_stream_k<BM, BN, BK, WM, WN, TM, TN, BAND, decltype(ka)::value,
+                             decltype(kb)::value>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                  smem, units, work, flags);
+  });
 }
 
 /* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C (alpha was applied
  * by the slices; beta == 0 never reads C). One thread per element, any 2D block, grid-stride in
  * both directions. */
 __device__ __forceinline__ void sgemm_splitk_reduce_body(idx_t m, idx_t n, int splits,
-                                                         const float *__restrict__ work,
-                                                         float beta, float *__restrict__ c,
-                                                         idx_t ldc) {
+                                                         const float *__restrict__ work, float beta,
+                                                         float *__restrict__ c, idx_t ldc) {
   const idx_t slab = m * n;
   for (idx_t i = (idx_t)blockIdx.y * blockDim.y + threadIdx.y; i < m;
        i += (idx_t)gridDim.y * blockDim.y)

@@ -102,6 +102,7 @@ typedef enum {
   DUET__ARENA_WORK,   /* split-K partial products */
   DUET__ARENA_PACK_A, /* an operand copied to a leading dimension that allows vector loads */
   DUET__ARENA_PACK_B,
+  DUET__ARENA_FLAGS, /* stream-K's tickets: zero when allocated, and the kernel leaves them zero */
   DUET__ARENA_COUNT
 } duet__arena_region;
 
@@ -175,13 +176,15 @@ int duet__kernel_get(duet_ctx *ctx, duet__kernel k, const duet__loaded **out);
 int duet__kernel_fits(duet_ctx *ctx, duet__kernel k, int *fits);
 
 /* One launch of a plan: kernel k over a rows x cols output (its shape gives the grid), z grid
- * slices, and its arguments in signature order. */
+ * slices, and its arguments in signature order; or, where `blocks` is not 0, a 1D grid of that
+ * many blocks that the kernel maps onto its output itself. */
 typedef struct {
   duet__kernel kernel;
   size_t rows, cols;
   unsigned z;
   const duet__arg *args;
   unsigned nargs;
+  size_t blocks;
 } duet__step;
 
 /* Runs a plan: every step is loaded and checked (fit, grid, signature) before the first is

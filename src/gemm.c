@@ -93,9 +93,10 @@ typedef struct {
   size_t r0, rows, c0, cols;
   duet__kernel kernel;
   unsigned splits;
+  size_t sk_tiles; /* stream-K: the last tiles whose k iterations the units share (0: none) */
 } piece;
 
-enum { MAX_ARGS = 16 }; /* fast's signature, the longest here */
+enum { MAX_ARGS = 19 }; /* fast's stream-K signature, the longest here */
 typedef struct {
   duet__step step[8]; /* two packs, then up to three pieces of two launches each */
   duet__arg args[8][MAX_ARGS];
@@ -105,12 +106,26 @@ typedef struct {
 static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned z,
                      const duet__arg *args, unsigned nargs) {
   memcpy(p->args[p->n], args, nargs * sizeof *args);
-  p->step[p->n] = (duet__step){k, rows, cols, z, p->args[p->n], nargs};
+  p->step[p->n] = (duet__step){k, rows, cols, z, p->args[p->n], nargs, 0};
   p->n++;
 }
 
 static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
   return duet__ceil_div(big_tiles(ctx, rows, cols), units(ctx));
+}
+
+/* Stream-K for a piece that takes the big tile, where its tiles fill less than one wave or leave
+ * at least GEMM_FAST_STREAMK percent of their waves' block slots idle (n = 2048 on 132 SMs: 128
+ * tiles, 4 SMs idle; 3072: 288 tiles in 3 waves, 27% idle): the last tiles, one wave's worth
+ * and the remainder (or all of them, under one wave), are shared out by k iteration among one
+ * block per unit. Returns how many tiles that is, 0 for none. The kernel numbers tiles and units
+ * in 32 bits. */
+static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
+  const size_t pct = (size_t)ctx->tun[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
+  const size_t tiles = big_tiles(ctx, rows, cols), slots = waves(ctx, rows, cols) * u;
+  if (!pct || tiles >= UINT32_MAX || slots == tiles) return 0;
+  if (tiles < u) return tiles;
+  return (slots - tiles) * 100 >= pct * slots ? tiles % u + u : 0;
 }
 
 /* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
@@ -134,11 +149,14 @@ static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, pi
   }
   const size_t mm = m - (best & 1 ? cut_m : 0), nn = n - (best & 2 ? cut_n : 0);
   unsigned count = 0;
-  out[count++] = (piece){0, mm, 0, nn, DUET__K_SGEMM_FAST, 1};
-  if (nn < n) out[count++] = (piece){0, mm, nn, n - nn, DUET__K_SGEMM_FAST, 1};
-  if (mm < m) out[count++] = (piece){mm, m - mm, 0, n, DUET__K_SGEMM_FAST, 1};
-  for (unsigned i = 0; i < count; i++)
+  out[count++] = (piece){0, mm, 0, nn, DUET__K_SGEMM_FAST, 1, 0};
+  if (nn < n) out[count++] = (piece){0, mm, nn, n - nn, DUET__K_SGEMM_FAST, 1, 0};
+  if (mm < m) out[count++] = (piece){mm, m - mm, 0, n, DUET__K_SGEMM_FAST, 1, 0};
+  for (unsigned i = 0; i < count; i++) {
     out[i].kernel = fast_plan(ctx, out[i].rows, out[i].cols, k, &out[i].splits);
+    out[i].sk_tiles =
+        out[i].kernel == DUET__K_SGEMM_FAST ? stream_k_tiles(ctx, out[i].rows, out[i].cols) : 0;
+  }
   return count;
 }
 
@@ -167,9 +185,19 @@ static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t 
   *x = (operand){{.kind = DUET__ARG_MEM, .u.mem = mem}, 0, ld};
 }
 
+/* A stream-K piece's workspace: a slot of partial products per unit and per shared tile, and a
+ * flag per shared tile (kernels_cu/gemm_fast.cuh, fast_stream_k). */
+static size_t sk_slots(const duet_ctx *ctx, const piece *q) { return units(ctx) + q->sk_tiles; }
+static size_t sk_slot_bytes(const duet_ctx *ctx) {
+  return (size_t)ctx->tun[DUET__T_GEMM_FAST_BM] * (size_t)ctx->tun[DUET__T_GEMM_FAST_BN] *
+         sizeof(float);
+}
+
 /* A piece's launches: one, or split-K's two: the slices write alpha * their partial product into
- * the arena (beta 0, ld cols), then the reduction adds them into C with beta. */
-static void add_piece(plan *p, const fast_call *f, const piece *q, void *work) {
+ * the arena (beta 0, ld cols), then the reduction adds them into C with beta; or one stream-K
+ * launch over a 1D grid, a block per whole tile and one per unit. */
+static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q, void *work,
+                      void *flags) {
   const operand *a = &f->a, *b = &f->b, *c = &f->c;
   const size_t a_off = a->off + (f->ta ? q->r0 : q->r0 * a->ld);
   const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
@@ -192,6 +220,16 @@ static void add_piece(plan *p, const fast_call *f, const piece *q, void *work) {
                             split ? work_mem : c->mem,
                             duet__arg_i64(split ? 0 : c_off),
                             duet__arg_i64(split ? q->cols : c->ld)};
+  if (q->sk_tiles) {
+    duet__arg sk[MAX_ARGS];
+    memcpy(sk, args, sizeof args);
+    sk[DUET__COUNT(args)] = duet__arg_i64(units(ctx));
+    sk[DUET__COUNT(args) + 1] = work_mem;
+    sk[DUET__COUNT(args) + 2] = (duet__arg){.kind = DUET__ARG_MEM, .u.mem = flags};
+    add_step(p, DUET__K_SGEMM_FAST_SK, q->rows, q->cols, 1, sk, DUET__COUNT(args) + 3);
+    p->step[p->n - 1].blocks = big_tiles(ctx, q->rows, q->cols) - q->sk_tiles + units(ctx);
+    return;
+  }
   add_step(p, q->kernel, q->rows, q->cols, q->splits, args, DUET__COUNT(args));
   if (!split) return;
   const duet__arg reduce[] = {duet__arg_i64(q->rows),        duet__arg_i64(q->cols),
@@ -208,24 +246,33 @@ static int run_fast(duet_ctx *ctx, fast_call f) {
   plan p = {.n = 0};
   piece pieces[3];
   const unsigned count = cut_pieces(ctx, f.m, f.n, f.k, pieces);
-  size_t work_bytes = 0;
+  size_t work_bytes = 0, flag_bytes = 0;
   for (unsigned i = 0; i < count; i++) {
+    piece *q = &pieces[i];
     size_t bytes;
-    if (pieces[i].splits == 1) continue;
-    if (__builtin_mul_overflow((size_t)pieces[i].splits * pieces[i].rows,
-                               pieces[i].cols * sizeof(float), &bytes))
-      pieces[i].splits = 1; /* no workspace can hold it */
+    if (q->sk_tiles) {
+      if (__builtin_mul_overflow(sk_slots(ctx, q), sk_slot_bytes(ctx), &bytes))
+        q->sk_tiles = 0; /* no workspace can hold it */
+      else if (bytes > work_bytes)
+        work_bytes = bytes;
+      if (q->sk_tiles && q->sk_tiles * sizeof(int) > flag_bytes)
+        flag_bytes = q->sk_tiles * sizeof(int);
+    }
+    if (q->splits == 1) continue;
+    if (__builtin_mul_overflow((size_t)q->splits * q->rows, q->cols * sizeof(float), &bytes))
+      q->splits = 1; /* no workspace can hold it */
     else if (bytes > work_bytes)
       work_bytes = bytes;
   }
-  void *work = NULL;
-  if (work_bytes && duet__arena(ctx, DUET__ARENA_WORK, work_bytes, &work) != DUET_OK) {
+  void *work = NULL, *flags = NULL;
+  if ((work_bytes && duet__arena(ctx, DUET__ARENA_WORK, work_bytes, &work) != DUET_OK) ||
+      (flag_bytes && duet__arena(ctx, DUET__ARENA_FLAGS, flag_bytes, &flags) != DUET_OK)) {
     ctx->last_error[0] = '\0';
-    for (unsigned i = 0; i < count; i++) pieces[i].splits = 1;
+    for (unsigned i = 0; i < count; i++) pieces[i].splits = 1, pieces[i].sk_tiles = 0;
   }
   pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, DUET__ARENA_PACK_A);
   pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, DUET__ARENA_PACK_B);
-  for (unsigned i = 0; i < count; i++) add_piece(&p, &f, &pieces[i], work);
+  for (unsigned i = 0; i < count; i++) add_piece(ctx, &p, &f, &pieces[i], work, flags);
   return duet__run(ctx, p.step, p.n);
 }
 

@@ -2,6 +2,7 @@
 /* Kernels loaded on first use, plans of launches checked whole before any is enqueued, and the
  * per-context scratch arena that multi-launch routines take their temporaries from. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "duet_internal.h"
@@ -48,8 +49,8 @@ static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, 
                       ctx->caps.max_block_threads, k->max_threads, ctx->caps.shared_bytes);
   const size_t x = s->x_walks_rows ? st->rows : st->cols, y = s->x_walks_rows ? st->cols : st->rows;
   const size_t tiles_y = duet__ceil_div(y, s->tile_y);
-  l->grid[0] = duet__ceil_div(x, s->tile_x);
-  l->grid[1] = tiles_y < ctx->caps.max_grid[1] ? tiles_y : ctx->caps.max_grid[1];
+  l->grid[0] = st->blocks ? st->blocks : duet__ceil_div(x, s->tile_x);
+  l->grid[1] = st->blocks ? 1 : (tiles_y < ctx->caps.max_grid[1] ? tiles_y : ctx->caps.max_grid[1]);
   l->grid[2] = st->z ? st->z : 1;
   l->block[0] = s->block_x;
   l->block[1] = s->block_y;
@@ -109,7 +110,7 @@ int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
 
 int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const duet__arg *args,
                   unsigned nargs) {
-  const duet__step step = {k, rows, cols, 1, args, nargs};
+  const duet__step step = {k, rows, cols, 1, args, nargs, 0};
   return duet__run(ctx, &step, 1);
 }
 
@@ -118,6 +119,16 @@ int duet__arena(duet_ctx *ctx, duet__arena_region r, size_t bytes, void **mem) {
     void *grown = NULL;
     int status = ctx->ops->mem_alloc(ctx, bytes, &grown);
     if (status) return status;
+    if (r == DUET__ARENA_FLAGS) { /* zero once; the kernels that use it leave it zero */
+      void *zeros = calloc(1, bytes);
+      status = zeros ? ctx->ops->mem_write(ctx, grown, 0, zeros, bytes)
+                     : duet__fail(ctx, DUET_ENOMEM, "out of host memory for %zu bytes", bytes);
+      free(zeros);
+      if (status) {
+        ctx->ops->mem_free(ctx, grown);
+        return status;
+      }
+    }
     /* Both runtimes keep the old memory alive for work already enqueued on it. */
     if (ctx->arena[r]) ctx->ops->mem_free(ctx, ctx->arena[r]);
     ctx->arena[r] = grown;

@@ -80,6 +80,8 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 #define FAST_SIG                                                                     \
   "iilllfmllmllfmlls" /* ta, tb, m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, \
                          c, c_off, ldc, scratch */
+/* fast over a stream-K grid: FAST_SIG's matrices, then units, work, flags (see gemm.c) */
+#define FAST_SK_SIG "iilllfmllmllfmlllmms"
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
 #define STAGED_TUNABLES                                                                \
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | \
@@ -116,6 +118,9 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                             FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast},
     [DUET__K_SGEMM_FAST_SMALL] = {"duet_sgemm_fast", DUET__G_GEMM_FAST_SMALL, FAST_SIG,
                                   FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small},
+    /* a 1D grid whose last `units` blocks run stream-K (gemm.c gives the grid) */
+    [DUET__K_SGEMM_FAST_SK] = {"duet_sgemm_fast_sk", DUET__G_GEMM_FAST, FAST_SK_SIG,
+                               FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast},
     /* m, n, splits, work, beta, c, c_off, ldc: C = sum of the slices + beta * C */
     [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfmll",
                                      TRANSPOSE_TUNABLES, shape_copy},

@@ -51,6 +51,7 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_REGISTER)         \
   X(SGEMM_FAST)             \
   X(SGEMM_FAST_SMALL)       \
+  X(SGEMM_FAST_SK)          \
   X(SGEMM_SPLITK_REDUCE)
 
 typedef enum {

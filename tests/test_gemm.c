@@ -10,17 +10,20 @@ typedef struct {
 
 /* {40, 50, 1030} gives fast a single tile on a small device and so its split-K plan; {129, 67,
  * 77} crosses the edges of every tile shape in the tuning sets; {65, 65, 1030} on a 2-unit CPU
- * cuts a row and a column of tiles off as strips, split along k where they are one tile. */
-static const mnk small[] = {{1, 1, 1},     {1, 1, 7},     {7, 5, 3},       {16, 16, 16},
-                            {17, 31, 33},  {64, 64, 64},  {100, 257, 129}, {255, 1, 300},
-                            {1, 300, 255}, {300, 200, 0}, {0, 5, 5},       {40, 50, 1030},
-                            {129, 67, 77}, {65, 65, 1030}};
+ * cuts a row and a column of tiles off as strips, split along k where they are one tile;
+ * {190, 170, 333} is 9 of the CPU's 64 x 64 tiles, which leave a unit idle: stream-K. */
+static const mnk small[] = {{1, 1, 1},     {1, 1, 7},      {7, 5, 3},       {16, 16, 16},
+                            {17, 31, 33},  {64, 64, 64},   {100, 257, 129}, {255, 1, 300},
+                            {1, 300, 255}, {300, 200, 0},  {0, 5, 5},       {40, 50, 1030},
+                            {129, 67, 77}, {65, 65, 1030}, {190, 170, 333}};
 /* 4095 x 4097 with an odd k: fast's unaligned path at a size with full waves; 1024^2 x 4096:
  * its split-K plan on a large device; 2817 x 1537: a last row and column of the H100's big tiles
- * that fast cuts off as strips (156 tiles, two waves, 132 without them). */
+ * that fast cuts off as strips (156 tiles, two waves, 132 without them); stream-K on the H100:
+ * 2550 x 1660 x 999 is 130 big tiles (one wave, some tiles shared by three SMs, a partial last
+ * k tile), 3071 x 3073 x 300 300 tiles in three waves, a quarter of their slots idle. */
 static const mnk large[] = {{1025, 2049, 513}, {2048, 2048, 2048}, {1, 1u << 20, 64},
                             {1u << 20, 1, 64}, {4095, 4097, 1027}, {1024, 1024, 4096},
-                            {2817, 1537, 300}};
+                            {2817, 1537, 300}, {2550, 1660, 999},  {3071, 3073, 300}};
 /* (1, 0) must not read C, (0, 1.5) must not read A or B, (2.5, -0.5) mixes everything. */
 static const float alpha_beta[][2] = {{1.0f, 0.0f}, {2.5f, -0.5f}, {0.0f, 1.5f}};
 static const duet_gemm_variant variants[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED,
@@ -58,31 +61,38 @@ static void run(const harness_dev *dev, void *user) {
   }
 }
 
-/* fast's packing of operands with unaligned lds, which pays only for long multiplies, taken at
- * every size: the copies into the arena, at every transpose, lds odd and even. */
-static void run_packed(const harness_dev *dev, void *user) {
-  (void)user;
-  static const char spec[] = "GEMM_PACK_MIN_INTENSITY=0";
+/* fast with a tuning that makes it take a plan at every size: the packing of operands with
+ * unaligned lds (which pays only for long multiplies: the copies into the arena, at every
+ * transpose, lds odd and even), or stream-K wherever a unit would idle. */
+typedef struct {
+  const char *spec, *tag;
+} tuned;
+
+static void run_tuned(const harness_dev *dev, void *user) {
+  const tuned *t = user;
   harness_dev d = *dev;
   harness_case c;
-  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=%s", spec);
+  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=%s", t->spec);
   int ok = harness_expect_status(
-      &c, harness_create_with_env(&d.ctx, "DUET_TUNE", spec, dev->backend, dev->device), DUET_OK,
+      &c, harness_create_with_env(&d.ctx, "DUET_TUNE", t->spec, dev->backend, dev->device), DUET_OK,
       NULL, "duet_ctx_create");
   harness_case_end(&c);
   if (!ok) return;
-  snprintf(d.label, sizeof d.label, "%.50s@pack", dev->label);
+  snprintf(d.label, sizeof d.label, "%.50s@%s", dev->label, t->tag);
   for (size_t s = 0; s < COUNT(small); s++)
     for (int padded = 0; padded <= 1; padded++)
-      for (int t = 0; t < 4; t++)
-        harness_run_sgemm(&d, DUET_GEMM_FAST, (duet_trans)(t >> 1), (duet_trans)(t & 1), small[s].m,
-                          small[s].n, small[s].k, 2.5f, -0.5f, padded);
+      for (int tr = 0; tr < 4; tr++)
+        harness_run_sgemm(&d, DUET_GEMM_FAST, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
+                          small[s].m, small[s].n, small[s].k, 2.5f, -0.5f, padded);
   duet_ctx_destroy(d.ctx);
 }
 
 int main(void) {
   harness_init("test_gemm");
   harness_for_each_ctx(run, NULL);
-  harness_for_each_ctx(run_packed, NULL);
+  static tuned packed = {"GEMM_PACK_MIN_INTENSITY=0", "pack"};
+  static tuned stream_k = {"GEMM_FAST_STREAMK=1", "streamk"};
+  harness_for_each_ctx(run_tuned, &packed);
+  harness_for_each_ctx(run_tuned, &stream_k);
   return harness_end();
 }
