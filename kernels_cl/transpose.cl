@@ -7,9 +7,13 @@
  *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of work-items in a work-group; the tiled variants
  *                   move TRANSPOSE_TILE / TRANSPOSE_ROWS elements each (8)
- *   TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS  the same two for padded-wide (64, 16)
- * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded TILE*(TILE+1),
- * padded-wide WIDE_TILE*(WIDE_TILE+1).
+ *   TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS  the same two for padded (32, 8)
+ *   TRANSPOSE_VEC   padded: 1 loads float4s along the rows of `in` where it can (0)
+ *   TRANSPOSE_WIDE_TILE  padded-wide: rows of `in` per tile, the length of its pieces of the
+ *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
+ *   TRANSPOSE_WIDE_ROWS  padded-wide: rows of work-items in a work-group (8)
+ * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded
+ * PADDED_TILE*(PADDED_TILE+1), padded-wide (WIDE_TILE+8)*(TILE+1).
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
@@ -20,11 +24,20 @@
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS 8
 #endif
+#ifndef TRANSPOSE_PADDED_TILE
+#define TRANSPOSE_PADDED_TILE 32
+#endif
+#ifndef TRANSPOSE_PADDED_ROWS
+#define TRANSPOSE_PADDED_ROWS 8
+#endif
+#ifndef TRANSPOSE_VEC
+#define TRANSPOSE_VEC 0
+#endif
 #ifndef TRANSPOSE_WIDE_TILE
-#define TRANSPOSE_WIDE_TILE 64
+#define TRANSPOSE_WIDE_TILE 128
 #endif
 #ifndef TRANSPOSE_WIDE_ROWS
-#define TRANSPOSE_WIDE_ROWS 16
+#define TRANSPOSE_WIDE_ROWS 8
 #endif
 
 /* naive: one element per work-item, a TILE x ROWS work-group over a TILE x ROWS patch of `in`.
@@ -40,15 +53,22 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t r
   }
 }
 
-/* Shared by coalesced (pad 0), padded and padded-wide (pad 1): the work-group stages a
- * tile x tile tile in local memory, reading rows of `in` and writing rows of `out`, so both
- * global sides are coalesced. The write phase reads a column of the tile: with pad 0 the 32 lanes
- * of a warp hit addresses tile floats apart, all in one bank, a 32-way conflict; pad 1 staggers
- * rows by one bank. tile, rows_per and pad are constants at every call, so once inlined the
- * loops unroll by themselves; an unroll pragma here would be read before inlining, and PoCL
- * warns that it cannot honour it. */
-inline void transpose_tiled(const int tile, const int rows_per, const int pad, idx_t rows,
-                            idx_t cols, __global const float *restrict in, idx_t ld_in,
+/* Shared by coalesced (pad 0) and padded (pad 1): the work-group stages a tile x tile tile in
+ * local memory, reading rows of `in` and writing rows of `out`, so both global sides are
+ * coalesced. The write phase reads a column of the tile: with pad 0 the 32 lanes of a warp hit
+ * addresses tile floats apart, all in one bank, a 32-way conflict; pad 1 staggers rows by one
+ * bank. vec 1 (padded): a whole tile of an `in` whose ld and pointer allow it is loaded in
+ * float4s, work-item t taking float4 t % (tile/4) of row t / (tile/4), 4 * rows_per rows a pass,
+ * and written to the local tile in scalars at banks (row + 4 * (t % (tile/4)) + k) % 32: with
+ * tile 32 a warp reads 4 rows of 128 bytes and its banks are distinct, with tile 64 it reads 2
+ * rows of 256 bytes and they meet in pairs. Edge tiles and unaligned `in` load in scalars. The
+ * stores stay scalar: on the H100, float4 stores along rows of `out` cost 1.6-1.8 times the L2
+ * write sectors and ran up to 14% slower (docs/results/h100.md).
+ * tile, rows_per, pad and vec are constants at every call, so once inlined the loops unroll by
+ * themselves; an unroll pragma here would be read before inlining, and PoCL warns that it
+ * cannot honour it. */
+inline void transpose_tiled(const int tile, const int rows_per, const int pad, const int vec,
+                            idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
                             __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   const int stride = tile + pad;
   const int tx = get_local_id(0), ty = get_local_id(1);
@@ -58,18 +78,36 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, i
   /* This work-item's slots: row ty of the tile while loading, column ty while storing. */
   __local float *const put = tile_mem + ty * stride + tx;
   __local const float *const get = tile_mem + tx * stride + ty;
+  /* The float4 loads' shape; vec needs whole passes of 4 * rows_per rows. */
+  const int q = tile / 4, tid = ty * tile + tx, vr = tid / q, vc = tid % q * 4;
+  const bool vec_in =
+      vec && tile % (4 * rows_per) == 0 && n_cols == tile && (ld_in % 4 | (size_t)in % 16) == 0;
   /* Passes of num_groups(1) tile rows; the bound is the same for every work-group, and one whose
    * tile lies below the matrix skips the pass as a whole, so no work-item misses a barrier. */
   for (idx_t pass = 0; pass * tile < rows; pass += get_num_groups(1)) {
     const idx_t row0 = (pass + t.y) * tile;
     if (row0 >= rows) continue;
     const int n_rows = tile_span(rows, row0, tile);
-    /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
-     * (for padded, 8 groups of 256 work-items per SM) with all tile/rows_per loads of a
-     * work-item in flight at once. */
-    __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
-    for (int j = 0; j < tile; j += rows_per)
-      if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
+    if (vec_in && n_rows == tile) {
+      /* a cast, not vload4: NVIDIA compiles vload4 to four scalar loads */
+      __global const float *src = in + (row0 + vr) * ld_in + (col0 + vc);
+      __local float *vput = tile_mem + vr * stride + vc;
+      for (int j = 0; j < tile / (4 * rows_per); j++) {
+        const float4 v = *(__global const float4 *)(src + (idx_t)(j * 4 * rows_per) * ld_in);
+        __local float *p = vput + j * 4 * rows_per * stride;
+        p[0] = v.x;
+        p[1] = v.y;
+        p[2] = v.z;
+        p[3] = v.w;
+      }
+    } else {
+      /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32
+       * registers for 32 x 32 tiles (8 groups of 256 work-items per SM) with all tile/rows_per
+       * loads of a work-item in flight at once. */
+      __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
+      for (int j = 0; j < tile; j += rows_per)
+        if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     __global float *dst = out + (col0 + ty) * ld_out + (row0 + tx);
     for (int j = 0; j < tile; j += rows_per)
@@ -79,29 +117,75 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, i
   }
 }
 
+/* padded-wide: for an `out` whose rows start off 32-byte sectors (ld_out % 8 != 0). A
+ * work-group moves tall rows by cols_per columns of `in` (cols_per x rows_per work-items). For
+ * row j of `out` it writes the tall elements that start at the first sector boundary at or after
+ * the tile's first row, b_j < 8 elements on, so that each warp's 32-float store covers 4 whole
+ * sectors instead of straddling 5 and writing 2 of them in part; the work-group of the first
+ * tile row also writes the b_j elements before. For that it loads tall + 8 rows (tall where
+ * `out` is aligned: then it is padded with tall tiles). b_j depends only on the address of row
+ * j, so every work-group of a column of tiles agrees on it and the pieces cover each row of
+ * `out` once. Stores: work-item (tx, ty) writes elements tx, tx + cols_per, ... of rows ty,
+ * ty + rows_per, ... of the tile's piece of `out`, reading a column of the padded tile (banks
+ * (row + j) % 32: distinct). */
+inline void transpose_wide(const int cols_per, const int tall, const int rows_per, idx_t rows,
+                           idx_t cols, __global const float *restrict in, idx_t ld_in,
+                           __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
+  const int stride = cols_per + 1, loaded = tall + 8;
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const tile_xy t = band_order(TRANSPOSE_BAND);
+  const idx_t col0 = (idx_t)t.x * cols_per;
+  const int n_cols = tile_span(cols, col0, cols_per);
+  const bool shift = (ld_out % 8 | (size_t)out % 32) != 0;
+  for (idx_t pass = 0; pass * tall < rows; pass += get_num_groups(1)) {
+    const idx_t row0 = (pass + t.y) * tall;
+    if (row0 >= rows) continue;
+    /* rows of `in` from row0 that exist, up to the loaded the shifted pieces may need */
+    const int n_rows = tile_span(rows, row0, loaded);
+    const int n_load = shift ? n_rows : min(n_rows, tall);
+    __global const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
+    for (int j = 0; j < loaded; j += rows_per)
+      if (ty + j < n_load && tx < n_cols) tile_mem[(ty + j) * stride + tx] = src[j * ld_in];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int m = 0; m < cols_per; m += rows_per) {
+      const int c = ty + m; /* the tile's column: a row of out */
+      if (c < n_cols) {
+        __global float *orow = out + (col0 + c) * ld_out;
+        const int b = shift ? (int)((0u - (uint)((size_t)orow / sizeof(float))) % 8u) : 0;
+        for (int e = 0; e < tall; e += cols_per) {
+          const int r = b + e + tx;
+          if ((tall % cols_per == 0 || e + tx < tall) && r < n_rows)
+            orow[row0 + r] = tile_mem[r * stride + c];
+        }
+        if (row0 == 0)
+          for (int r = tx; r < b && r < n_rows; r += cols_per) orow[r] = tile_mem[r * stride + c];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
 /* coalesced: TILE x TILE local tile, no padding (bank conflicts on the column read). */
 __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
                                        idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                        __local float *tile_mem) {
-  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, rows, cols, in, ld_in, out, ld_out,
+  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, 0, rows, cols, in, ld_in, out, ld_out,
                   tile_mem);
 }
 
-/* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_padded(idx_t rows, idx_t cols, __global const float *restrict in,
-                                    idx_t ld_in, __global float *restrict out, idx_t ld_out,
-                                    __local float *tile_mem) {
-  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 1, rows, cols, in, ld_in, out, ld_out,
-                  tile_mem);
+/* padded: the same at PADDED_TILE x PADDED_ROWS with the tile padded to [TILE][TILE+1],
+ * conflict-free, and float4 loads where TRANSPOSE_VEC says. */
+__kernel BLOCK(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS) void duet_transpose_padded(
+    idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+    __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
+  transpose_tiled(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS, 1, TRANSPOSE_VEC, rows, cols, in,
+                  ld_in, out, ld_out, tile_mem);
 }
 
-/* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `out` start off 128-byte
- * boundaries, each warp's 32-float store straddles five 32-byte sectors, two of them written in
- * part, and those partial writes cost the most; a 64-float row piece has half as many per float.
- * Assumes nothing about divisibility, like the others; AUTO picks it when ld_out % 32 != 0. */
-__kernel BLOCK(TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS) void duet_transpose_padded_wide(idx_t rows, idx_t cols, __global const float *restrict in,
-                                         idx_t ld_in, __global float *restrict out, idx_t ld_out,
-                                         __local float *tile_mem) {
-  transpose_tiled(TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, 1, rows, cols, in, ld_in, out, ld_out,
-                  tile_mem);
+/* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_WIDE_ROWS) void duet_transpose_padded_wide(
+    idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+    __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
+  transpose_wide(TRANSPOSE_TILE, TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, rows, cols, in, ld_in,
+                 out, ld_out, tile_mem);
 }

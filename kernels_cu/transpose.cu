@@ -6,27 +6,55 @@
  *   TRANSPOSE_BAND  tiled variants: tile columns per band of the block order (32)
  *   TRANSPOSE_ROWS  rows of threads in a block; the tiled variants move
  *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements per thread (8)
- *   TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS  the same two for padded-wide (64, 16)
- * Shared memory (dynamic): coalesced TILE*TILE floats, padded TILE*(TILE+1) floats,
- * padded-wide WIDE_TILE*(WIDE_TILE+1) floats.
+ *   TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS  the same two for padded (32, 8)
+ *   TRANSPOSE_VEC   padded: 1 loads float4s along the rows of `in` where it can (0)
+ *   TRANSPOSE_WIDE_TILE  padded-wide: rows of `in` per tile, the length of its pieces of the
+ *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
+ *   TRANSPOSE_WIDE_ROWS  padded-wide: rows of threads in a block (8)
+ * Shared memory (dynamic): coalesced TILE*TILE floats, padded PADDED_TILE*(PADDED_TILE+1)
+ * floats, padded-wide (WIDE_TILE+8)*(TILE+1) floats.
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
+#include <stdint.h>
+
 #include "common.cuh"
 
 /* What each instantiation assumes: its tile, its block (bx x by) and its shared memory. */
 template <int S>
 using naive_cfg = tile_rows_cfg<S>;
-template <int TILE_, int ROWS_, int PAD_>
+/* The resident blocks per SM asked of the compiler (__launch_bounds__) for a cap of `regs`
+ * registers per thread. */
+constexpr int blocks_for_regs(int threads, int regs) {
+  return 65536 / (threads * regs) > 1 ? 65536 / (threads * regs) : 1;
+}
+/* The staged kernels ask for 24 registers and 2 per element a thread moves: 32 for 4 (32 x 32
+ * tiles of 32 x 8 threads, 8 blocks of 256 per SM), 40 for 8 (64 x 64 tiles of 64 x 8 threads, 3
+ * blocks of 512). On the H100, padded's 64 x 64 tiles with float4 loads run 0.7% faster at 40
+ * than at 32 (4 blocks); at 32 x 32 the float4 loads take it to 40 registers without a cap, 6
+ * blocks, and 0.866 of cudaMemcpy against 0.947 at 30. */
+template <int TILE_, int ROWS_, int PAD_, int VEC_>
 struct staged_cfg {
-  static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_;
+  static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_, VEC = VEC_;
   static constexpr unsigned bx = TILE, by = ROWS;
   static constexpr size_t smem = (size_t)TILE * (TILE + PAD) * sizeof(float);
+  static constexpr int min_blocks = blocks_for_regs(TILE * ROWS, 24 + 2 * (TILE / ROWS));
 };
 template <int S>
-struct coalesced_cfg : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 0> {};
+struct coalesced_cfg : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 0, 0> {};
 template <int S>
-struct padded_cfg : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 1> {};
+struct padded_cfg : staged_cfg<TUN(S, TRANSPOSE_PADDED_TILE), TUN(S, TRANSPOSE_PADDED_ROWS), 1,
+                               TUN(S, TRANSPOSE_VEC)> {};
+/* padded-wide: TILE columns by WIDE_TILE rows of `in`, and 8 rows more for its shift. It asks
+ * for 48 registers where the block has 8 rows of threads or more, no cap otherwise: the H100's
+ * set loads 17 rows per thread, which 48 registers hold without spills (5 blocks of 256
+ * threads; 40 spill, and 71 without a cap). */
 template <int S>
-struct padded_wide_cfg : staged_cfg<TUN(S, TRANSPOSE_WIDE_TILE), TUN(S, TRANSPOSE_WIDE_ROWS), 1> {};
+struct padded_wide_cfg {
+  static constexpr int COLS = TUN(S, TRANSPOSE_TILE), TALL = TUN(S, TRANSPOSE_WIDE_TILE),
+                       ROWS = TUN(S, TRANSPOSE_WIDE_ROWS);
+  static constexpr unsigned bx = COLS, by = ROWS;
+  static constexpr size_t smem = (size_t)(TALL + 8) * (COLS + 1) * sizeof(float);
+  static constexpr int min_blocks = ROWS >= 8 ? blocks_for_regs(COLS * ROWS, 48) : 1;
+};
 
 /* naive: one element per thread, a TILE x ROWS block over a TILE x ROWS patch of `in`.
  * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
@@ -43,12 +71,18 @@ __global__ void duet_transpose_naive(idx_t rows, idx_t cols, const float *__rest
   }
 }
 
-/* Shared by coalesced (PAD 0), padded and padded-wide (PAD 1): the block stages a TILE x TILE
- * tile in shared memory, reading rows of `in` and writing rows of `out`, so both global sides
- * are coalesced. The write phase reads a column of the tile: with PAD 0 the 32 lanes of a warp
- * hit addresses TILE floats apart, all in one bank, a 32-way conflict; PAD 1 staggers rows by
- * one bank. */
-template <int TILE, int ROWS, int PAD, int BAND>
+/* Shared by coalesced (PAD 0) and padded (PAD 1): the block stages a TILE x TILE tile in shared
+ * memory, reading rows of `in` and writing rows of `out`, so both global sides are coalesced.
+ * The write phase reads a column of the tile: with PAD 0 the 32 lanes of a warp hit addresses
+ * TILE floats apart, all in one bank, a 32-way conflict; PAD 1 staggers rows by one bank.
+ * VEC 1 (padded): a whole tile of an `in` whose ld and pointer allow it is loaded in float4s,
+ * thread t taking float4 t % (TILE/4) of row t / (TILE/4), 4 * ROWS rows a pass, and written to
+ * the shared tile in scalars at banks (row + 4 * (t % (TILE/4)) + k) % 32: with TILE 32 a warp
+ * reads 4 rows of 128 bytes and its banks are distinct, with TILE 64 it reads 2 rows of 256 bytes
+ * and they meet in pairs. Edge tiles and unaligned `in` load in scalars. The stores stay
+ * scalar: on the H100, float4 stores along rows of `out` cost 1.6-1.8 times the L2 write sectors
+ * and ran up to 14% slower (docs/results/h100.md). */
+template <int TILE, int ROWS, int PAD, int BAND, int VEC>
 __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
                                                 const float *__restrict__ in, idx_t ld_in,
                                                 float *__restrict__ out, idx_t ld_out) {
@@ -61,19 +95,38 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
   /* This thread's slots: row ty of the tile while loading, column ty while storing. */
   float *const put = tile_mem + ty * stride + tx;
   const float *const get = tile_mem + tx * stride + ty;
+  /* The float4 loads' shape; VEC needs whole passes of 4 * ROWS rows. */
+  constexpr int Q = TILE / 4, VPASSES = TILE / (4 * ROWS);
+  constexpr bool CAN_VEC = VEC && TILE % (4 * ROWS) == 0;
+  const int tid = ty * TILE + tx, vr = tid / Q, vc = tid % Q * 4;
+  const bool vec_in = CAN_VEC && n_cols == TILE && (ld_in % 4 | (uintptr_t)in % 16) == 0;
   /* Passes of gridDim.y tile rows; the bound is the same for every block, and a block whose tile
    * lies below the matrix skips the pass as a whole, so no thread misses a barrier. */
   for (idx_t pass = 0; pass * TILE < rows; pass += gridDim.y) {
     const idx_t row0 = (pass + t.y) * TILE;
     if (row0 >= rows) continue;
     const int n_rows = tile_span(rows, row0, TILE);
-    /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32 registers
-     * (for padded, 8 blocks of 256 threads per SM) with all TILE/ROWS loads of a thread in
-     * flight at once. */
-    const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
+    if (vec_in && n_rows == TILE) {
+      const float *src = in + (row0 + vr) * ld_in + (col0 + vc);
+      float *vput = tile_mem + vr * stride + vc;
 #pragma unroll
-    for (int j = 0; j < TILE; j += ROWS)
-      if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
+      for (int j = 0; j < VPASSES; j++) {
+        const float4 v = *reinterpret_cast<const float4 *>(src + (idx_t)(j * 4 * ROWS) * ld_in);
+        float *p = vput + j * 4 * ROWS * stride;
+        p[0] = v.x;
+        p[1] = v.y;
+        p[2] = v.z;
+        p[3] = v.w;
+      }
+    } else {
+      /* One base pointer per side, and 32-bit edge guards: this keeps the kernel at 32
+       * registers for 32 x 32 tiles (8 blocks of 256 threads per SM) with all TILE/ROWS loads
+       * of a thread in flight at once. */
+      const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
+#pragma unroll
+      for (int j = 0; j < TILE; j += ROWS)
+        if (ty + j < n_rows && tx < n_cols) put[j * stride] = src[j * ld_in];
+    }
     __syncthreads();
     float *dst = out + (col0 + ty) * ld_out + (row0 + tx);
 #pragma unroll
@@ -84,24 +137,83 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
   }
 }
 
+/* padded-wide: for an `out` whose rows start off 32-byte sectors (ld_out % 8 != 0). A block
+ * moves TALL rows by COLS columns of `in` (COLS x ROWS threads). For row j of `out` it writes
+ * the TALL elements that start at the first sector boundary at or after the tile's first row,
+ * b_j < 8 elements on, so that each warp's 32-float store covers 4 whole sectors instead of
+ * straddling 5 and writing 2 of them in part; the block of the first tile row also writes the
+ * b_j elements before. For that it loads TALL + 8 rows (TALL where `out` is aligned: then it is
+ * padded with tall tiles). b_j depends only on the address of row j, so every block of a
+ * column of tiles agrees on it and the pieces cover each row of `out` once.
+ * Stores: thread (tx, ty) writes elements tx, tx + COLS, ... of rows ty, ty + ROWS, ... of the
+ * tile's piece of `out`, reading a column of the padded tile (banks (row + j) % 32: distinct). */
+template <int COLS, int TALL, int ROWS, int BAND>
+__device__ __forceinline__ void transpose_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                               idx_t ld_in, float *__restrict__ out,
+                                               idx_t ld_out) {
+  extern __shared__ float tile_mem[];
+  constexpr int stride = COLS + 1, LOADED = TALL + 8;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const tile_xy t = band_order(BAND);
+  const idx_t col0 = (idx_t)t.x * COLS;
+  const int n_cols = tile_span(cols, col0, COLS);
+  const bool shift = (ld_out % 8 | (uintptr_t)out % 32) != 0;
+  for (idx_t pass = 0; pass * TALL < rows; pass += gridDim.y) {
+    const idx_t row0 = (pass + t.y) * TALL;
+    if (row0 >= rows) continue;
+    /* rows of `in` from row0 that exist, up to the LOADED the shifted pieces may need */
+    const int n_rows = tile_span(rows, row0, LOADED);
+    const int n_load = shift ? n_rows : min(n_rows, TALL);
+    const float *src = in + (row0 + ty) * ld_in + (col0 + tx);
+#pragma unroll
+    for (int j = 0; j < LOADED; j += ROWS)
+      if (ty + j < n_load && tx < n_cols) tile_mem[(ty + j) * stride + tx] = src[j * ld_in];
+    __syncthreads();
+#pragma unroll
+    for (int m = 0; m < COLS; m += ROWS) {
+      const int c = ty + m; /* the tile's column: a row of out */
+      if (c < n_cols) {
+        float *orow = out + (col0 + c) * ld_out;
+        const int b = shift ? (int)((0u - (unsigned)((uintptr_t)orow / sizeof(float))) % 8u) : 0;
+#pragma unroll
+        for (int e = 0; e < TALL; e += COLS) {
+          const int r = b + e + tx;
+          if ((TALL % COLS == 0 || e + tx < TALL) && r < n_rows) orow[row0 + r] = tile_mem[r * stride + c];
+        }
+        if (row0 == 0)
+          for (int r = tx; r < b && r < n_rows; r += COLS) orow[r] = tile_mem[r * stride + c];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 /* One kernel per staged variant, each an instantiation of transpose_tiled with its cfg. */
 #define STAGED_KERNEL(name, cfg)                                                                \
   template <int S>                                                                              \
-  __global__ void name(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,       \
-                       float *__restrict__ out, idx_t ld_out) {                                 \
-    transpose_tiled<cfg<S>::TILE, cfg<S>::ROWS, cfg<S>::PAD, TUN(S, TRANSPOSE_BAND)>(           \
-        rows, cols, in, ld_in, out, ld_out);                                                    \
+  __global__ void __launch_bounds__(cfg<S>::bx * cfg<S>::by, cfg<S>::min_blocks)                \
+      name(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,                   \
+           float *__restrict__ out, idx_t ld_out) {                                             \
+    transpose_tiled<cfg<S>::TILE, cfg<S>::ROWS, cfg<S>::PAD, TUN(S, TRANSPOSE_BAND),            \
+                    cfg<S>::VEC>(rows, cols, in, ld_in, out, ld_out);                           \
   }
 
 /* coalesced: TILE x TILE shared tile, no padding (bank conflicts on the column read). */
 STAGED_KERNEL(duet_transpose_coalesced, coalesced_cfg)
-/* padded: the same with the tile padded to [TILE][TILE+1], conflict-free. */
+/* padded: the same at PADDED_TILE x PADDED_ROWS with the tile padded to [TILE][TILE+1],
+ * conflict-free, and float4 loads where TRANSPOSE_VEC says. */
 STAGED_KERNEL(duet_transpose_padded, padded_cfg)
-/* padded-wide: padded with WIDE_TILE x WIDE_TILE tiles. When rows of `out` start off 128-byte
- * boundaries, each warp's 32-float store straddles five 32-byte sectors, two of them written in
- * part, and those partial writes cost the most; a 64-float row piece has half as many per float.
- * Assumes nothing about divisibility, like the others; AUTO picks it when ld_out is unaligned. */
-STAGED_KERNEL(duet_transpose_padded_wide, padded_wide_cfg)
+
+/* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */
+template <int S>
+__global__ void __launch_bounds__(padded_wide_cfg<S>::bx * padded_wide_cfg<S>::by,
+                                  padded_wide_cfg<S>::min_blocks)
+    duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
+                                           idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
+  using C = padded_wide_cfg<S>;
+  transpose_wide<C::COLS, C::TALL, C::ROWS, TUN(S, TRANSPOSE_BAND)>(rows, cols, in, ld_in, out,
+                                                                    ld_out);
+}
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
     DUET_CU_KERNEL(duet_transpose_naive, naive_cfg)

@@ -371,11 +371,12 @@ typedef enum {
   DUET_TRANSPOSE_NAIVE,     /**< one element per thread, uncoalesced writes */
   DUET_TRANSPOSE_COALESCED, /**< through a shared-memory tile: coalesced reads and writes */
   DUET_TRANSPOSE_PADDED,    /**< coalesced, with a padded tile to avoid bank conflicts */
-  /** padded with 64 x 64 tiles and 1024-thread blocks. Where the rows of out do not start on
-   * 128-byte boundaries (ld_out not a multiple of 32 floats), each warp's 32-float store
-   * straddles five 32-byte sectors, two of them written in part; a 64-float row piece has two
-   * partial sectors per 64 floats instead of per 32. Slower than padded when ld_out is aligned.
-   * AUTO picks it for such ld_out where the device allows blocks of its size. */
+  /** padded with tall tiles (128 rows by 32 columns on NVIDIA GPUs) whose stores are shifted
+   * onto 32-byte sectors. Where the rows of out do not start on them (ld_out not a multiple of 8
+   * floats), padded's 32-float stores each straddle five sectors, two of them written in part;
+   * this variant writes each row of out in pieces that start on a sector boundary, loading 8
+   * rows of in more per tile for the shift. AUTO picks it when ld_out is not a multiple of
+   * 32 floats, where the device allows blocks of its size. */
   DUET_TRANSPOSE_PADDED_WIDE
 } duet_transpose_variant;
 

@@ -24,7 +24,11 @@
  *
  * TRANSPOSE_TILE, _ROWS   transpose and copy: a TILE x TILE tile moved by a TILE x ROWS block
  * TRANSPOSE_BAND          tiled transposes: tile columns per band of the block order
- * TRANSPOSE_WIDE_TILE, _ROWS  padded-wide's tile and block rows
+ * TRANSPOSE_PADDED_TILE, _ROWS  padded's tile side and block rows (TILE x ROWS threads)
+ * TRANSPOSE_VEC           padded: 1 loads float4s along rows of `in` where ld_in allows; 0 never
+ * TRANSPOSE_WIDE_TILE     padded-wide: rows of `in` per tile (TRANSPOSE_TILE columns), the
+ *                         length of the sector-aligned pieces of out's rows it writes
+ * TRANSPOSE_WIDE_ROWS     padded-wide: rows of threads in a block of TRANSPOSE_TILE columns
  * TRANSPOSE_AUTO_ALIGN    transpose AUTO takes padded-wide when ld_out is not a multiple of this
  *                         many floats (NVIDIA's 128-byte segments); 0: never
  * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
@@ -51,19 +55,26 @@
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
  * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
- * 1-3% in a sweep of 17 transpose shapes; the fast tiles and the split-K policy from a sweep of
- * about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
+ * 1-3% in a sweep of 17 transpose shapes; padded with 64 x 64 tiles of 64 x 8 threads and
+ * float4 loads beats 32 x 32 tiles by 1.5% at 8192^2, and padded-wide at 128 rows beats 64 by 8-9%
+ * at 4095^2 and 4097^2, in two sweeps of 26-50 shapes; the fast tiles and the split-K policy from a
+ * sweep of about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
  * (docs/manifest.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, padded-wide
- * never beats padded, so AUTO does not take it; fast at 64 x 64 is 12-15x tiled); default: the
- * H100's shapes where they are safe on any GPU, with the smaller tiles that need fewer registers.
+ * never beats padded, so AUTO does not take it, float4 loads make padded slower; fast at 64 x 64
+ * is 12-15x tiled); default: the H100's shapes where they are safe on any GPU, with the smaller
+ * tiles that need fewer registers (padded at 32 x 32, without the float4 loads that lose at that
+ * tile on the H100).
  */
 // clang-format off
 #define DUET__TUNABLES(X)                 \
   X(TRANSPOSE_TILE,          32,  32,  32) \
   X(TRANSPOSE_ROWS,           8,   8,   4) \
   X(TRANSPOSE_BAND,          32,   8,  32) \
-  X(TRANSPOSE_WIDE_TILE,     64,  64,  64) \
-  X(TRANSPOSE_WIDE_ROWS,     16,  16,  16) \
+  X(TRANSPOSE_PADDED_TILE,   32,  64,  32) \
+  X(TRANSPOSE_PADDED_ROWS,    8,   8,   4) \
+  X(TRANSPOSE_VEC,            0,   1,   0) \
+  X(TRANSPOSE_WIDE_TILE,    128, 128,  64) \
+  X(TRANSPOSE_WIDE_ROWS,      8,   8,   4) \
   X(TRANSPOSE_AUTO_ALIGN,    32,  32,   0) \
   X(GEMM_SIMPLE_X,           32,  32,  32) \
   X(GEMM_SIMPLE_Y,            8,   8,   8) \

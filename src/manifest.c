@@ -30,10 +30,14 @@ static void shape_transpose_coalesced(const int *t, duet__shape *s) {
   shape_transpose_staged(T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 0, s);
 }
 static void shape_transpose_padded(const int *t, duet__shape *s) {
-  shape_transpose_staged(T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), 1, s);
+  shape_transpose_staged(T(TRANSPOSE_PADDED_TILE), T(TRANSPOSE_PADDED_ROWS), 1, s);
 }
+/* padded-wide: TILE columns by WIDE_TILE rows, and 8 rows more in shared memory for the shift
+ * that aligns its stores to 32-byte sectors. */
 static void shape_transpose_padded_wide(const int *t, duet__shape *s) {
-  shape_transpose_staged(T(TRANSPOSE_WIDE_TILE), T(TRANSPOSE_WIDE_ROWS), 1, s);
+  const unsigned cols = T(TRANSPOSE_TILE), tall = T(TRANSPOSE_WIDE_TILE);
+  *s = (duet__shape){cols, tall, cols, T(TRANSPOSE_WIDE_ROWS), (size_t)(tall + 8) * (cols + 1) * F,
+                     0};
 }
 /* naive and coalesced sgemm: one thread per element of C. naive runs x down the rows of C: the
  * seed's "old" mapping, strided for every warp. */
@@ -83,9 +87,10 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 /* fast over a stream-K grid: FAST_SIG's matrices, then units, work, flags (see gemm.c) */
 #define FAST_SK_SIG "iilllfmllmllfmlllmms"
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
-#define STAGED_TUNABLES                                                                \
-  (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | \
-   DUET__TBIT(TRANSPOSE_WIDE_ROWS))
+#define STAGED_TUNABLES                                                                  \
+  (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_PADDED_TILE) | \
+   DUET__TBIT(TRANSPOSE_PADDED_ROWS) | DUET__TBIT(TRANSPOSE_VEC) |                       \
+   DUET__TBIT(TRANSPOSE_WIDE_TILE) | DUET__TBIT(TRANSPOSE_WIDE_ROWS))
 #define SIMPLE_TUNABLES (DUET__TBIT(GEMM_SIMPLE_X) | DUET__TBIT(GEMM_SIMPLE_Y))
 #define REG_TUNABLES                                                             \
   (DUET__TBIT(GEMM_REG_BM) | DUET__TBIT(GEMM_REG_BN) | DUET__TBIT(GEMM_REG_BK) | \

@@ -12,17 +12,25 @@ static const duet__variant transpose_variants[] = {
 };
 #define N_TRANSPOSE (sizeof transpose_variants / sizeof transpose_variants[0])
 
-/* Rows of out that start off the device's memory segments cost padded up to a third of its rate
- * on the H100, in partial sector writes, and padded-wide recovers half of that; unaligned rows
- * of in cost padded nothing (docs/results/h100.md). The segment, in floats, is the tunable
- * TRANSPOSE_AUTO_ALIGN of the device's set; 0 means padded always. */
+/* Rows of out that start off the device's memory segments cost padded about a quarter of its
+ * rate on the H100, in partial sector writes; padded-wide shifts its stores onto whole 32-byte
+ * sectors and runs there at 0.98-1.0 of cudaMemcpy; unaligned rows of in cost padded nothing
+ * (docs/results/h100.md). The segment, in floats, is the tunable TRANSPOSE_AUTO_ALIGN of the
+ * device's set; 0 means padded always. A kernel whose block the device cannot run is passed over
+ * for the next: padded-wide, padded, then coalesced (whose block is the copy's). */
 static int pick_auto(duet_ctx *ctx, size_t ld_out, duet__kernel *k) {
   const int align = ctx->tun[DUET__T_TRANSPOSE_AUTO_ALIGN];
-  *k = DUET__K_TRANSPOSE_PADDED;
-  if (!align || ld_out % (size_t)align == 0) return DUET_OK;
-  int fits = 0, status = duet__kernel_fits(ctx, DUET__K_TRANSPOSE_PADDED_WIDE, &fits);
-  if (fits) *k = DUET__K_TRANSPOSE_PADDED_WIDE;
-  return status;
+  const duet__kernel order[] = {DUET__K_TRANSPOSE_PADDED_WIDE, DUET__K_TRANSPOSE_PADDED};
+  for (size_t i = !align || ld_out % (size_t)align == 0; i < sizeof order / sizeof order[0]; i++) {
+    int fits = 0, status = duet__kernel_fits(ctx, order[i], &fits);
+    if (status) return status;
+    if (fits) {
+      *k = order[i];
+      return DUET_OK;
+    }
+  }
+  *k = DUET__K_TRANSPOSE_COALESCED;
+  return DUET_OK;
 }
 
 /* The kernel id that stands for "transpose AUTO" until the arguments have been checked. */

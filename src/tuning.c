@@ -59,8 +59,8 @@ static uint64_t kernel_tunables(void) {
 
 /* Tunables whose 0 means "off" or "always" rather than nothing. */
 static int zero_allowed(int t) {
-  return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_GEMM_FAST_STRIPS ||
-         t == DUET__T_GEMM_FAST_STREAMK ||
+  return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_TRANSPOSE_VEC ||
+         t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK ||
          t == DUET__T_GEMM_PACK_MIN_INTENSITY;
 }
 
