@@ -260,6 +260,12 @@ static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, d->name);
 }
 
+static void *cu_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k) {
+  (void)ctx;
+  (void)d;
+  return k->fn;
+}
+
 const duet__backend_ops duet__cuda_backend = {
     .id = DUET_BACKEND_CUDA,
     .name = "cuda",
@@ -281,4 +287,5 @@ const duet__backend_ops duet__cuda_backend = {
     .kernel_load = cu_kernel_load,
     .kernel_unload = cu_kernel_unload,
     .launch = cu_launch,
+    .native_kernel = cu_native_kernel,
 };

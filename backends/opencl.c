@@ -6,6 +6,7 @@
  * need it. Every OpenCL call goes through duet__cl, the ICD loader opened at run time
  * (opencl_loader.c): without it the backend has no device. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -630,46 +631,54 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
       return duet__fail(ctx, DUET_EUNSUPPORTED, "opencl: global size of %s overflows", d->name);
   }
   cl_loaded *loaded = k->fn;
-  cl_kernel kern = loaded->kernel;
+  const cl_kernel kern = loaded->kernel;
+  const char *const sig = d->sig;
+  /* A buffer is set again after any buffer of the context was released: a new cl_mem may reuse
+   * a freed one's handle, and a runtime may have resolved the old one's device address when it
+   * was set. Handles of other contexts never reach this kernel. */
+  const unsigned long frees = IMPL(ctx)->frees;
+  const int stale = loaded->frees != frees;
   cl_int err = CL_SUCCESS;
   unsigned next = 0; /* the next entry of args; the signature's scratch letter takes none */
-  for (cl_uint i = 0; d->sig[i] && err == CL_SUCCESS; i++) {
-    cl_ulong bytes = 0; /* the value as the kernel gets it, zero-extended */
+  for (cl_uint i = 0; sig[i]; i++) {
+    /* The value as the kernel gets it, zero-extended into `bytes`; clSetKernelArg reads it from
+     * the argument's union, each of whose members has its OpenCL type's size. */
+    cl_ulong bytes;
     size_t size;
     const void *at;
-    cl_long i64;
-    cl_int i32;
-    cl_float f32;
-    cl_mem mem;
-    if (d->sig[i] == 's') {
+    if (sig[i] == 's') {
       size = l->shared_bytes;
       at = NULL;
       bytes = size;
     } else {
       const duet__arg *a = &args[next++];
+      at = &a->u;
       switch (a->kind) {
-        case DUET__ARG_MEM: mem = (cl_mem)a->u.mem, size = sizeof mem, at = &mem; break;
-        case DUET__ARG_I64: i64 = a->u.i64, size = sizeof i64, at = &i64; break;
-        case DUET__ARG_I32: i32 = a->u.i32, size = sizeof i32, at = &i32; break;
-        default: f32 = a->u.f32, size = sizeof f32, at = &f32; break;
+        case DUET__ARG_MEM: size = sizeof(cl_mem), bytes = (cl_ulong)(uintptr_t)a->u.mem; break;
+        case DUET__ARG_I64: size = sizeof(cl_long), bytes = (cl_ulong)a->u.i64; break;
+        case DUET__ARG_I32: size = sizeof(cl_int), bytes = (cl_uint)a->u.i32; break;
+        default: {
+          cl_uint f32;
+          memcpy(&f32, &a->u.f32, sizeof f32);
+          size = sizeof(cl_float), bytes = f32;
+        }
       }
-      memcpy(&bytes, at, size);
     }
-    /* A buffer is set again after any buffer of the context was released: a new cl_mem may
-     * reuse a freed one's handle, and a runtime may have resolved the old one's device address
-     * when it was set. Handles of other contexts never reach this kernel. */
-    if (loaded->set[i] && loaded->value[i] == bytes &&
-        (d->sig[i] != 'm' || loaded->frees == IMPL(ctx)->frees))
-      continue;
+    if (loaded->set[i] && loaded->value[i] == bytes && !(stale && sig[i] == 'm')) continue;
     err = duet__cl.clSetKernelArg(kern, i, size, at);
     loaded->set[i] = err == CL_SUCCESS;
     loaded->value[i] = bytes;
+    if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
   }
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
-  loaded->frees = IMPL(ctx)->frees;
+  loaded->frees = frees;
   err = duet__cl.clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL,
                                         NULL);
   return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueNDRangeKernel");
+}
+
+static void *cl_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k) {
+  (void)k;
+  return IMPL(ctx)->programs[d->group];
 }
 
 const duet__backend_ops duet__opencl_backend = {
@@ -693,4 +702,5 @@ const duet__backend_ops duet__opencl_backend = {
     .kernel_load = cl_kernel_load,
     .kernel_unload = cl_kernel_unload,
     .launch = cl_launch,
+    .native_kernel = cl_native_kernel,
 };

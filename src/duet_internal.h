@@ -8,8 +8,10 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "duet.h"
+#include "duet_launch.h"
 #include "manifest.h"
 
 #ifdef __cplusplus
@@ -21,6 +23,9 @@ typedef struct {
   void *fn;             /* the backend's handle: CUDA host stub, OpenCL cl_kernel */
   unsigned max_threads; /* this kernel's own block limit (registers, OpenCL's kernel limit) */
   duet__shape shape;    /* with the context's tunable values */
+  /* The signature's argument kinds, coded for the check of every launch (src/launch.c). */
+  unsigned nargs;
+  uint64_t kinds;
   int loaded;
 } duet__loaded;
 
@@ -35,27 +40,6 @@ typedef struct {
   size_t max_grid[3];  /* blocks per grid dimension */
   int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
 } duet__caps;
-
-/* One launch, described once: CUDA maps it to <<<grid, block, shared_bytes>>>, OpenCL to
- * global = grid * block, local = block, plus a __local argument of shared_bytes. */
-typedef struct {
-  size_t grid[3];
-  unsigned block[3];
-  size_t shared_bytes;
-} duet__launch;
-
-/* Kernel arguments, passed in the kernel's parameter order. A __local/shared scratch argument
- * is not listed: the backend derives it from duet__launch.shared_bytes and the signature. */
-typedef enum { DUET__ARG_MEM, DUET__ARG_I64, DUET__ARG_I32, DUET__ARG_F32 } duet__arg_kind;
-typedef struct {
-  duet__arg_kind kind;
-  union {
-    void *mem; /* a backend buffer handle (CUDA device pointer, OpenCL cl_mem) */
-    long long i64;
-    int i32;
-    float f32;
-  } u;
-} duet__arg;
 
 /* Each backend is one const struct of these at the end of its file (curl's vtls idiom). The core
  * has checked every argument before calling them; they report failures through duet__fail. */
@@ -86,6 +70,8 @@ typedef struct duet__backend_ops {
   /* args follow desc->sig, minus its scratch letter. */
   int (*launch)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k,
                 const duet__launch *launch, const duet__arg *args);
+  /* What a caller needs to enqueue loaded kernel k itself (duet__described.native). */
+  void *(*native_kernel)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k);
 } duet__backend_ops;
 
 #ifdef DUET_HAVE_CUDA
@@ -117,6 +103,7 @@ struct duet_ctx {
   /* Scratch device memory for multi-launch routines, one region per use, grown on demand. */
   void *arena[DUET__ARENA_COUNT];
   size_t arena_bytes[DUET__ARENA_COUNT];
+  duet__description *description; /* set: calls record their launches there (duet__describe) */
   size_t live;   /* buffers and events not yet destroyed: each holds the context open */
   int destroyed; /* duet_ctx_destroy was called; freed when `live` reaches 0 */
   char last_error[DUET__ERRLEN];

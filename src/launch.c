@@ -1,11 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernels loaded on first use, plans of launches checked whole before any is enqueued, and the
  * per-context scratch arena that multi-launch routines take their temporaries from. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "duet_internal.h"
+
+/* The signature's letter of each duet__arg_kind, in the enum's order. */
+#define KIND_LETTERS "mlif"
+
+/* An argument list's kinds, two bits each, the first lowest. */
+static uint64_t kinds_of(const duet__arg *args, unsigned n) {
+  uint64_t code = 0;
+  for (unsigned i = 0; i < n; i++) code |= (uint64_t)args[i].kind << (2 * i);
+  return code;
+}
+
+/* The kinds the signature asks for, as kinds_of codes them, and their count; a signature that
+ * cannot be coded gets a count no list has, so that check_args reports every list given it. */
+static void signature_kinds(const char *sig, duet__loaded *k) {
+  k->nargs = 0;
+  k->kinds = 0;
+  for (const char *p = sig; *p; p++) {
+    if (*p == 's') continue;
+    const char *at = strchr(KIND_LETTERS, *p);
+    if (!at || k->nargs >= DUET__MAX_ARGS) {
+      k->nargs = UINT_MAX;
+      return;
+    }
+    k->kinds |= (uint64_t)(at - KIND_LETTERS) << (2 * k->nargs++);
+  }
+}
 
 int duet__kernel_get(duet_ctx *ctx, duet__kernel id, const duet__loaded **out) {
   duet__loaded *k = &ctx->kernels[id];
@@ -16,6 +43,7 @@ int duet__kernel_get(duet_ctx *ctx, duet__kernel id, const duet__loaded **out) {
     d->shape(ctx->tun, &fresh.shape);
     int status = ctx->ops->kernel_load(ctx, d, &fresh);
     if (status) return status;
+    signature_kinds(d->sig, &fresh);
     fresh.loaded = 1;
     *k = fresh;
   }
@@ -68,10 +96,9 @@ static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, 
   return DUET_OK;
 }
 
-/* The arguments must be the signature's, kind for kind: a mismatch is a bug in duet itself. */
-static int check_args(duet_ctx *ctx, const duet__step *st) {
-  static const char letter[] = {
-      [DUET__ARG_MEM] = 'm', [DUET__ARG_I64] = 'l', [DUET__ARG_I32] = 'i', [DUET__ARG_F32] = 'f'};
+/* Why the arguments are not the signature's. */
+static int args_mismatch(duet_ctx *ctx, const duet__step *st) {
+  const char *letter = KIND_LETTERS;
   const duet__kernel_desc *d = &duet__manifest[st->kernel];
   unsigned n = 0;
   for (const char *p = d->sig; *p; p++) {
@@ -84,10 +111,40 @@ static int check_args(duet_ctx *ctx, const duet__step *st) {
   if (n != st->nargs)
     return duet__fail(ctx, DUET_EINVAL, "%s: %u arguments for a signature of %u (%s)", d->name,
                       st->nargs, n, d->sig);
+  return duet__fail(ctx, DUET_EINVAL, "%s: signature %s has more than %d arguments", d->name,
+                    d->sig, DUET__MAX_ARGS);
+}
+
+/* The arguments must be the signature's, kind for kind: a mismatch is a bug in duet itself. The
+ * kinds are compared as one code each, on every launch; the signature is walked only to say why
+ * they differ. */
+static int check_args(duet_ctx *ctx, const duet__step *st, const duet__loaded *k) {
+  if (st->nargs == k->nargs && kinds_of(st->args, st->nargs) == k->kinds) return DUET_OK;
+  return args_mismatch(ctx, st);
+}
+
+/* Records a checked plan into ctx->description instead of enqueueing it (duet__describe). */
+static int record(duet_ctx *ctx, const duet__step *steps, const duet__loaded *const *loaded,
+                  const duet__launch *launches, unsigned n) {
+  duet__description *into = ctx->description;
+  if (n > DUET__MAX_PLAN - into->n)
+    return duet__fail(ctx, DUET_EINVAL, "describing: more than %d launches", DUET__MAX_PLAN);
+  for (unsigned i = 0; i < n; i++) {
+    duet__described *d = &into->step[into->n++];
+    d->kernel = &duet__manifest[steps[i].kernel];
+    d->native = ctx->ops->native_kernel(ctx, d->kernel, loaded[i]);
+    d->launch = launches[i];
+    d->nargs = steps[i].nargs; /* at most DUET__MAX_ARGS: check_args saw the signature's count */
+    memcpy(d->args, steps[i].args, d->nargs * sizeof *d->args);
+  }
   return DUET_OK;
 }
 
-#define DUET__MAX_PLAN 8
+void duet__describe(duet_ctx *ctx, duet__description *into) {
+  if (!ctx) return;
+  if (into) into->n = 0;
+  ctx->description = into;
+}
 
 int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
   duet__launch launches[DUET__MAX_PLAN];
@@ -96,10 +153,11 @@ int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
     return duet__fail(ctx, DUET_EINVAL, "a plan of %u launches exceeds %d", n, DUET__MAX_PLAN);
   for (unsigned i = 0; i < n; i++) {
     int status = duet__kernel_get(ctx, steps[i].kernel, &loaded[i]);
-    if (!status) status = check_args(ctx, &steps[i]);
+    if (!status) status = check_args(ctx, &steps[i], loaded[i]);
     if (!status) status = describe(ctx, &steps[i], loaded[i], &launches[i]);
     if (status) return status;
   }
+  if (ctx->description) return record(ctx, steps, loaded, launches, n);
   for (unsigned i = 0; i < n; i++) {
     int status = ctx->ops->launch(ctx, &duet__manifest[steps[i].kernel], loaded[i], &launches[i],
                                   steps[i].args);

@@ -136,7 +136,7 @@ struct bench_job {
   int nev;
   float *result; /* host copy of the output, out_elems */
   float *poison; /* NaN, written over the output before each verification run */
-  void *raw;     /* launch only: the raw baseline that a row's launch enqueues (bench_launch.c) */
+  void *raw;     /* launch only: the raw launches that raw rows enqueue (bench_launch_raw.c) */
   char err[512];
 };
 
@@ -188,7 +188,9 @@ typedef struct {
   int device;
   char device_name[256];
   const char *call; /* "duet_copy", ... or the raw API: "cudaLaunchKernel", ... */
-  int raw;
+  int raw;          /* a raw launch: the baseline, or (same) the kernel of the duet call above */
+  int same;
+  char kernel[128]; /* what the row enqueues: bench_raw_copy, or duet's kernel(s), '+' between */
   bench_routine routine; /* the shape: size.m x size.n, and size.k for gemm */
   bench_size size;
   bench_verdict verdict;
@@ -197,7 +199,8 @@ typedef struct {
   /* us per call, medians over rounds: host clock around the enqueues alone (with the min and max
    * round), host clock to the end of the duet_finish after them, duet events around them */
   double host_us, host_min_us, host_max_us, finish_us, device_us;
-  double above_raw_us; /* host_us - the raw row's host_us; NaN for the raw row or without it */
+  double above_raw_us;  /* host_us - the baseline's host_us; NaN for the baseline or without it */
+  double above_same_us; /* a duet call's host_us - its same kernel's; NaN for the raw rows */
   int backlog;
   char note[512];
 } bench_launch_result;
@@ -238,6 +241,24 @@ void bench_job_free(bench_job *job);
 /* One untimed run of the row on set 0, its output checked unless --no-verify: sets res's
  * verdict (and error, tol, note); a failed call returns its status with job->err filled. */
 int bench_job_verify(bench_job *job, const bench_row_def *row, bench_result *res);
+
+/* ---- bench_launch_raw.c -------------------------------------------------------------------- */
+/* The raw launches of the launch command (bench_raw.h): the baseline, and for each duet call the
+ * same kernel. A launch job's `raw` points to an array of them; a raw row's variant indexes it. */
+typedef struct {
+  struct bench_raw *handle;
+  const struct bench_raw_backend *backend;
+} bench_raw_launch;
+/* The launch function of raw rows. */
+int bench_launch_raw(bench_job *job, const bench_row_def *row, int set);
+/* Opens the baseline on the copy job's set 0: 0, or -1 with job->err filled. */
+int bench_launch_raw_copy(bench_job *job, bench_raw_launch *raw);
+/* Has duet's row describe its call on job's set 0 without running it, names its kernels in
+ * kernel (len bytes), and opens the same launch: 0; 1 where it cannot be replayed (a plan of
+ * several launches, a kernel the bench has no copy of); -1 on failure; job->err says why. */
+int bench_launch_raw_same(bench_job *job, const bench_row_def *row, bench_raw_launch *raw,
+                          char *kernel, size_t len);
+void bench_launch_raw_close(bench_raw_launch *raw);
 
 /* ---- bench_launch.c ------------------------------------------------------------------------ */
 /* The launch command on the opened devices; returns the exit status. */

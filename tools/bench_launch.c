@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* `duet-bench launch`: what one small duet call costs the host, next to a raw launch of a minimal
- * kernel on the same queue (bench_raw.h).
+/* `duet-bench launch`: what one small duet call costs the host, next to raw launches on the same
+ * queue (bench_raw.h): of a minimal kernel, and of the very kernel the call enqueues, with its
+ * arguments and geometry, which leaves duet's own host work as the difference.
  *
  * A round of a call drains the queue, records a duet event, enqueues N calls, records another
  * and drains the queue again. The host clock is read before the first call, after the last
@@ -18,26 +19,12 @@
 #include "bench.h"
 #include "bench_raw.h"
 
-/* The raw baseline: its handle and its backend's functions. */
-typedef struct {
-  bench_raw *handle;
-  int (*launch)(bench_raw *raw, char *err, size_t len);
-  void (*close)(bench_raw *raw);
-} raw_launch;
-
-static int launch_raw(bench_job *job, const bench_row_def *row, int set) {
-  (void)row;
-  (void)set;
-  raw_launch *raw = job->raw;
-  return raw->launch(raw->handle, job->err, sizeof job->err);
-}
-
-/* The raw kernel copies, so it is checked as the copy is. */
-static const bench_row_def raw_row = {.routine = BENCH_COPY,
-                                      .name = "raw",
-                                      .kind = BENCH_ROW_REF,
-                                      .check = BENCH_CHECK_COPY,
-                                      .launch = launch_raw};
+/* The baseline copies, so it is checked as the copy is. */
+static const bench_row_def baseline_row = {.routine = BENCH_COPY,
+                                           .name = "raw",
+                                           .kind = BENCH_ROW_REF,
+                                           .check = BENCH_CHECK_COPY,
+                                           .launch = bench_launch_raw};
 
 /* The duet calls, each with its routine's row of the catalogue (AUTO where there are variants). */
 static const struct {
@@ -46,7 +33,9 @@ static const struct {
 } duet_calls[] = {{BENCH_COPY, "copy", "duet_copy"},
                   {BENCH_TRANSPOSE, "auto", "duet_transpose auto"},
                   {BENCH_GEMM, "auto", "duet_sgemm auto"}};
-#define N_CALLS (1 + (int)(sizeof duet_calls / sizeof duet_calls[0]))
+#define N_DUET ((int)(sizeof duet_calls / sizeof duet_calls[0]))
+/* Per device: the baseline, then each duet call followed by the raw launch of its kernel. */
+#define N_CALLS (1 + 2 * N_DUET)
 
 static const bench_row_def *catalogue_row(bench_routine r, const char *name) {
   size_t n;
@@ -57,63 +46,30 @@ static const bench_row_def *catalogue_row(bench_routine r, const char *name) {
   return NULL;
 }
 
-/* duet_copy's block, TRANSPOSE_TILE x TRANSPOSE_ROWS threads (src/manifest.c), in the context's
- * tuning set: the raw kernel then runs the same block on the device. */
-static void copy_block(const duet_ctx *ctx, unsigned block[2]) {
-  const char *name;
-  int v;
-  block[0] = 32;
-  block[1] = 8;
-  for (int i = 0; duet_ctx_tunable(ctx, i, &name, &v) == DUET_OK; i++) {
-    if (strcmp(name, "TRANSPOSE_TILE") == 0) block[0] = (unsigned)v;
-    if (strcmp(name, "TRANSPOSE_ROWS") == 0) block[1] = (unsigned)v;
-  }
-}
-
 static const char *raw_api(duet_backend b) {
   return b == DUET_BACKEND_CUDA ? "cudaLaunchKernel" : "clEnqueueNDRangeKernel";
-}
-
-/* Opens the raw launch on the copy job's buffers; on failure job->err says why. */
-static int raw_open(bench_job *job, raw_launch *raw) {
-  duet_ctx *ctx = job->dev->ctx;
-  const bench_size s = job->host->size;
-  unsigned block[2];
-  copy_block(ctx, block);
-  memset(raw, 0, sizeof *raw);
-  (void)s; /* used by the backends compiled in; a build with neither has none */
-  switch (job->dev->backend) {
-#ifdef DUET_HAVE_CUDA
-    case DUET_BACKEND_CUDA:
-      raw->launch = bench_raw_cuda_launch;
-      raw->close = bench_raw_cuda_close;
-      return bench_raw_cuda_open(ctx, job->a[0], job->out[0], s.m, s.n, block, &raw->handle,
-                                 job->err, sizeof job->err);
-#endif
-#ifdef DUET_HAVE_OPENCL
-    case DUET_BACKEND_OPENCL:
-      raw->launch = bench_raw_cl_launch;
-      raw->close = bench_raw_cl_close;
-      return bench_raw_cl_open(ctx, job->a[0], job->out[0], s.m, s.n, block, &raw->handle, job->err,
-                               sizeof job->err);
-#endif
-    default: break;
-  }
-  snprintf(job->err, sizeof job->err, "no raw launch for this backend");
-  return -1;
 }
 
 /* One call of the table: its job (buffers, events), its row, its result. */
 typedef struct {
   bench_job *job;
   const bench_row_def *row;
+  bench_row_def same; /* a same-kernel row's: its duet call's row, launched raw */
   bench_launch_result *res;
+  int ready;    /* set up, and neither failed nor skipped since */
   double *t[3]; /* per round: host enqueue, host incl. finish, device; us per call */
 } launch_call;
 
 static void fail(launch_call *c) {
+  c->ready = 0;
   c->res->verdict = BENCH_V_ERROR;
   snprintf(c->res->note, sizeof c->res->note, "%s", c->job->err);
+}
+
+/* A same-kernel row that cannot be replayed is skipped, not failed: the call itself ran. */
+static void skip(launch_call *c) {
+  fail(c);
+  c->res->verdict = BENCH_V_SKIPPED;
 }
 
 static int finish(bench_job *job) {
@@ -169,13 +125,11 @@ static void summarise(const bench_opts *o, launch_call *c) {
 }
 
 static void measure(const bench_opts *o, bench_dev *dev, launch_call *calls) {
-  int live[N_CALLS];
   for (int i = 0; i < N_CALLS; i++) {
     bench_progress("launch %s:%d: verifying and warming up %s", duet_backend_name(dev->backend),
                    dev->device, calls[i].res->call);
-    live[i] = calls[i].res->verdict != BENCH_V_ERROR; /* set up */
-    if (live[i] && prepare(o, &calls[i])) {
-      live[i] = 0;
+    if (calls[i].ready && prepare(o, &calls[i])) {
+      calls[i].ready = 0;
       if (calls[i].res->verdict != BENCH_V_NO) fail(&calls[i]);
     }
   }
@@ -183,17 +137,19 @@ static void measure(const bench_opts *o, bench_dev *dev, launch_call *calls) {
     bench_progress("launch %s:%d: round %d of %d", duet_backend_name(dev->backend), dev->device,
                    round + 1, BENCH_LAUNCH_ROUNDS);
     for (int i = 0; i < N_CALLS; i++)
-      if (live[i] && time_round(&calls[i], round, o->reps)) {
-        live[i] = 0;
-        fail(&calls[i]);
-      }
+      if (calls[i].ready && time_round(&calls[i], round, o->reps)) fail(&calls[i]);
   }
   for (int i = 0; i < N_CALLS; i++)
-    if (live[i]) summarise(o, &calls[i]);
-  const bench_launch_result *raw = calls[0].res;
-  for (int i = 1; i < N_CALLS; i++)
-    calls[i].res->above_raw_us =
-        raw->timed && calls[i].res->timed ? calls[i].res->host_us - raw->host_us : NAN;
+    if (calls[i].ready) summarise(o, &calls[i]);
+  const bench_launch_result *base = calls[0].res;
+  for (int i = 1; i < N_CALLS; i++) {
+    bench_launch_result *r = calls[i].res;
+    r->above_raw_us = base->timed && r->timed ? r->host_us - base->host_us : NAN;
+  }
+  for (int i = 1; i < N_CALLS; i += 2) {
+    bench_launch_result *r = calls[i].res, *same = calls[i + 1].res;
+    r->above_same_us = same->timed && r->timed ? r->host_us - same->host_us : NAN;
+  }
 }
 
 static void result_init(bench_launch_result *r, const bench_dev *dev, bench_routine routine,
@@ -206,42 +162,68 @@ static void result_init(bench_launch_result *r, const bench_dev *dev, bench_rout
   r->routine = routine;
   r->size = s;
   r->host_us = r->host_min_us = r->host_max_us = r->finish_us = r->device_us = NAN;
-  r->above_raw_us = NAN;
+  r->above_raw_us = r->above_same_us = NAN;
 }
 
-/* All calls on one device: the raw launch first, on the copy's buffers, then duet's calls. */
+/* The same kernel's row for duet call c, on c's job: its raw launch opened. */
+static void open_same(launch_call *c, launch_call *same, bench_raw_launch *raw, int index) {
+  same->same = *c->row;
+  same->same.name = "raw";
+  same->same.kind = BENCH_ROW_REF;
+  same->same.variant = index;
+  same->same.launch = bench_launch_raw;
+  same->row = &same->same;
+  if (!c->ready) { /* its job has no buffers */
+    fail(same);
+    return;
+  }
+  const int st = bench_launch_raw_same(c->job, c->row, &raw[index], same->res->kernel,
+                                       sizeof same->res->kernel);
+  snprintf(c->res->kernel, sizeof c->res->kernel, "%s", same->res->kernel);
+  if (st < 0) fail(same);
+  if (st > 0) skip(same);
+}
+
+/* All calls on one device: the baseline first, on the copy's buffers, then each duet call and
+ * the raw launch of its kernel. */
 static void run_device(const bench_opts *o, bench_dev *dev, bench_size s,
                        bench_launch_result *res) {
   bench_host host[BENCH_NROUTINES];
   bench_job job[BENCH_NROUTINES];
   launch_call calls[N_CALLS];
   double *times = bench_xmalloc((size_t)N_CALLS * 3 * BENCH_LAUNCH_ROUNDS * sizeof *times);
-  raw_launch raw = {0};
+  bench_raw_launch raw[N_CALLS];
   memset(job, 0, sizeof job);
+  memset(raw, 0, sizeof raw);
   for (int r = 0; r < BENCH_NROUTINES; r++) {
-    job[r] = (bench_job){.opts = o, .dev = dev, .host = &host[r], .raw = &raw};
+    job[r] = (bench_job){.opts = o, .dev = dev, .host = &host[r], .raw = raw};
     if (bench_host_init(&host[r], (bench_routine)r, s, o->seed, o->verify)) {
       fprintf(stderr, "duet-bench: launch: out of host memory for the inputs\n");
       exit(1);
     }
   }
-  for (int i = 0; i < N_CALLS; i++) {
-    bench_routine r = i ? duet_calls[i - 1].routine : BENCH_COPY;
-    calls[i] = (launch_call){.job = &job[r],
-                             .row = i ? catalogue_row(r, duet_calls[i - 1].row) : &raw_row,
-                             .res = &res[i]};
-    for (int k = 0; k < 3; k++) calls[i].t[k] = times + (3 * i + k) * BENCH_LAUNCH_ROUNDS;
-    result_init(&res[i], dev, r, s, i ? duet_calls[i - 1].call : raw_api(dev->backend));
-    res[i].raw = i == 0;
-  }
   int ready[BENCH_NROUTINES];
   for (int r = 0; r < BENCH_NROUTINES; r++) ready[r] = bench_job_setup(&job[r], 2) == 0;
-  /* The raw launch needs the copy's buffers, and (CUDA) the device current from its open on. */
-  if (ready[BENCH_COPY] && raw_open(&job[BENCH_COPY], &raw)) fail(&calls[0]);
-  for (int i = 0; i < N_CALLS; i++)
-    if (!ready[calls[i].job->host->routine]) fail(&calls[i]);
+  for (int i = 0; i < N_CALLS; i++) {
+    const int d = (i - 1) / 2, duet = i % 2; /* duet_calls[d]; a duet row, or its raw one */
+    bench_routine r = i ? duet_calls[d].routine : BENCH_COPY;
+    calls[i] = (launch_call){.job = &job[r],
+                             .row = duet ? catalogue_row(r, duet_calls[d].row) : &baseline_row,
+                             .res = &res[i],
+                             .ready = ready[r]};
+    for (int k = 0; k < 3; k++) calls[i].t[k] = times + (3 * i + k) * BENCH_LAUNCH_ROUNDS;
+    result_init(&res[i], dev, r, s, duet ? duet_calls[d].call : raw_api(dev->backend));
+    res[i].raw = !duet;
+    res[i].same = i && !duet;
+    if (!ready[r]) fail(&calls[i]);
+  }
+  /* The raw launches need their jobs' buffers, and (CUDA) the device current from their opens
+   * on. */
+  snprintf(res[0].kernel, sizeof res[0].kernel, "bench_raw_copy");
+  if (calls[0].ready && bench_launch_raw_copy(calls[0].job, &raw[0])) fail(&calls[0]);
+  for (int i = 1; i < N_CALLS; i += 2) open_same(&calls[i], &calls[i + 1], raw, i + 1);
   measure(o, dev, calls);
-  if (raw.handle) raw.close(raw.handle);
+  for (int i = 0; i < N_CALLS; i++) bench_launch_raw_close(&raw[i]);
   for (int r = 0; r < BENCH_NROUTINES; r++) {
     bench_job_free(&job[r]);
     bench_host_free(&host[r]);

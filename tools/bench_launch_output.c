@@ -16,14 +16,20 @@ static void us(double v, int present, char *buf, size_t len) {
     snprintf(buf, len, "-");
 }
 
+/* The call column: a same-kernel row names its kernel, under the duet call it replays. */
 static void table_row(const bench_launch_result *r) {
-  char dev[32], host[32], fin[32], devt[32], above[32];
+  char dev[32], call[160], host[32], fin[32], devt[32], above[32], same[32];
   snprintf(dev, sizeof dev, "%s:%d", r->backend, r->device);
+  if (r->same)
+    snprintf(call, sizeof call, "  raw %s", r->kernel[0] ? r->kernel : "-");
+  else
+    snprintf(call, sizeof call, "%s", r->call);
   us(r->host_us, r->timed, host, sizeof host);
   us(r->finish_us, r->timed, fin, sizeof fin);
   us(r->device_us, r->timed, devt, sizeof devt);
   us(r->above_raw_us, r->timed, above, sizeof above);
-  printf("%-9s %-23s %10s %11s %10s %10s  %s", dev, r->call, host, fin, devt, above,
+  us(r->above_same_us, r->timed, same, sizeof same);
+  printf("%-9s %-32s %10s %11s %10s %10s %11s  %s", dev, call, host, fin, devt, above, same,
          bench_verdict_name(r->verdict));
   if (r->backlog) printf(", backlog");
   if (r->note[0]) printf(": %s", r->note);
@@ -31,20 +37,20 @@ static void table_row(const bench_launch_result *r) {
 }
 
 /* The numbers of a row, named as CSV's columns and JSON's keys; present only on timed rows. */
-#define N_NUMBERS 9
-static const char *const number_keys[N_NUMBERS] = {"calls",          "rounds",      "warmup",
-                                                   "host_us",        "host_min_us", "host_max_us",
-                                                   "host_finish_us", "device_us",   "above_raw_us"};
+#define N_NUMBERS 10
+static const char *const number_keys[N_NUMBERS] = {
+    "calls",       "rounds",         "warmup",    "host_us",      "host_min_us",
+    "host_max_us", "host_finish_us", "device_us", "above_raw_us", "above_same_us"};
 
 static void numbers(const bench_launch_result *r, double v[N_NUMBERS]) {
-  const double all[N_NUMBERS] = {r->calls,     r->rounds,      r->warmup,
-                                 r->host_us,   r->host_min_us, r->host_max_us,
-                                 r->finish_us, r->device_us,   r->above_raw_us};
+  const double all[N_NUMBERS] = {r->calls,        r->rounds,       r->warmup,    r->host_us,
+                                 r->host_min_us,  r->host_max_us,  r->finish_us, r->device_us,
+                                 r->above_raw_us, r->above_same_us};
   memcpy(v, all, sizeof all);
 }
 
 static void csv_header(void) {
-  printf("backend,device,device_name,call,raw,m,n,k");
+  printf("backend,device,device_name,call,raw,kernel,m,n,k");
   for (int i = 0; i < N_NUMBERS; i++) printf(",%s", number_keys[i]);
   printf(",backlog,verified,note\n");
 }
@@ -56,7 +62,9 @@ static void csv_row(const bench_launch_result *r) {
   bench_csv_str(r->device_name);
   putchar(',');
   bench_csv_str(r->call);
-  printf(",%d,%zu,%zu,", r->raw, r->size.m, r->size.n);
+  printf(",%d,", r->raw);
+  bench_csv_str(r->kernel);
+  printf(",%zu,%zu,", r->size.m, r->size.n);
   if (r->routine == BENCH_GEMM) printf("%zu", r->size.k);
   for (int i = 0; i < N_NUMBERS; i++) bench_csv_num(v[i], r->timed);
   bench_csv_num(r->backlog, r->timed);
@@ -72,7 +80,9 @@ static void json_row(const bench_launch_result *r) {
   bench_json_str(r->device_name);
   printf(", \"call\": ");
   bench_json_str(r->call);
-  printf(", \"raw\": %s, \"m\": %zu, \"n\": %zu", r->raw ? "true" : "false", r->size.m, r->size.n);
+  printf(", \"raw\": %s, \"kernel\": ", r->raw ? "true" : "false");
+  bench_json_str(r->kernel);
+  printf(", \"m\": %zu, \"n\": %zu", r->size.m, r->size.n);
   bench_json_num("k", (double)r->size.k, r->routine == BENCH_GEMM);
   printf(",\n     \"timed\": %s", r->timed ? "true" : "false");
   for (int i = 0; i < N_NUMBERS; i++) bench_json_num(number_keys[i], v[i], r->timed);
@@ -91,14 +101,14 @@ void bench_launch_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   bench_size_str(BENCH_GEMM, s, gemm, sizeof gemm);
   printf(
       "duet-bench %s launch: host cost of a small call, us per call, median of %d rounds of %d\n"
-      "calls after %d warm-up call%s; %s matrices (sgemm %s), against a raw launch on the same "
+      "calls after %d warm-up call%s; %s matrices (sgemm %s), against raw launches on the same "
       "queue\n",
       duet_version(), BENCH_LAUNCH_ROUNDS, o->reps, o->warmup, o->warmup == 1 ? "" : "s", move,
       gemm);
   bench_device_lines(devs, ndev, "");
   if (!o->verify) printf("VERIFICATION SKIPPED (--no-verify): no result below was checked\n");
-  printf("\n%-9s %-23s %10s %11s %10s %10s  verified\n", "device", "call", "enqueue us",
-         "+finish us", "device us", "above raw");
+  printf("\n%-9s %-32s %10s %11s %10s %10s %11s  verified\n", "device", "call", "enqueue us",
+         "+finish us", "device us", "above raw", "above same");
   fflush(stdout);
 }
 
@@ -141,10 +151,16 @@ void bench_launch_output_end(const bench_opts *o, bench_dev *devs, int ndev,
       "\nenqueue us: host clock around the N calls alone; +finish us: to the end of the "
       "duet_finish that\n  drains them; device us: duet events recorded before and after them. "
       "Each round starts on\n  an empty queue; the rounds of the calls alternate.\n"
-      "above raw: enqueue us minus that of the raw launch (the first row of each device): "
+      "above raw: enqueue us minus that of the raw launch of the first row of each device: "
       "cudaLaunchKernel\n  or clEnqueueNDRangeKernel of a minimal copy kernel with duet_copy's "
       "arguments, set once,\n  on duet's own queue and buffers. duet_transpose and duet_sgemm run "
-      "AUTO.\n");
+      "AUTO.\n"
+      "raw KERNEL: the same API call, enqueueing the kernel that the duet call above enqueues, "
+      "with its\n  arguments (set once) and geometry; CUDA: duet-bench's own build of that "
+      "kernel, OpenCL: a\n  kernel of its own from the program duet built. Its above raw is "
+      "what the driver takes\n  for that kernel beyond the minimal one.\n"
+      "above same: the duet call's enqueue us minus that of its raw KERNEL: duet's own host "
+      "work.\n");
   if (backlog)
     printf(
         "backlog: +finish us exceeds enqueue us by more than %.0f%%: the device fell behind the "

@@ -7,8 +7,8 @@ bin_PROGRAMS = tools/duet-bench
 tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/bench_opts.c \
 	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
 	tools/bench_output.c tools/bench_plot.c tools/bench_util.c tools/bench_launch.c \
-	tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c backends/dl_table.c \
-	backends/dl_table.h
+	tools/bench_launch_raw.c tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c \
+	backends/dl_table.c backends/dl_table.h
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
 tools_duet_bench_LDADD = libduet.la $(DL_LIBS)
 
@@ -27,17 +27,24 @@ tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(CL
 tools_duet_bench_LDADD += tools/libpeer_clblast.la
 endif
 
-# The raw launches that `duet-bench launch` compares duet's calls with, one per backend. The CUDA
-# one is a kernel, compiled by the .cu.lo rule of Makefile.am (which sees no per-target flags and
-# tracks no dependencies: hence the line naming its headers).
-EXTRA_DIST += tools/bench_raw.cu
+# The raw launches that `duet-bench launch` compares duet's calls with, one half per backend.
+# The CUDA half is kernels: a baseline copy kernel (bench_raw.cu) and the bench's own copy of
+# duet's kernels (bench_raw_kernels.cu includes kernels_cu/'s files), compiled by the .cu.lo
+# rule of Makefile.am (which sees no per-target flags and tracks no dependencies: hence the
+# lines naming what they include).
+EXTRA_DIST += tools/bench_raw.cu tools/bench_raw_kernels.cu
 if DUET_HAVE_CUDA
 noinst_LTLIBRARIES += tools/libbench_raw_cuda.la
 tools_libbench_raw_cuda_la_SOURCES =
-tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo
-tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo
-tools/bench_raw.lo: $(srcdir)/tools/bench_raw.h $(srcdir)/src/duet.h
-CLEANFILES += tools/bench_raw.lo tools/bench_raw.o
+tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo tools/bench_raw_kernels.lo
+tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo tools/bench_raw_kernels.lo
+tools/bench_raw.lo tools/bench_raw_kernels.lo: $(srcdir)/tools/bench_raw.h $(srcdir)/src/duet.h \
+	$(srcdir)/src/duet_launch.h $(srcdir)/src/manifest.h $(srcdir)/src/duet_tunables.h
+tools/bench_raw_kernels.lo: $(srcdir)/kernels_cu/copy.cu $(srcdir)/kernels_cu/gemm.cu \
+	$(srcdir)/kernels_cu/transpose.cu $(srcdir)/kernels_cu/common.cuh \
+	$(srcdir)/kernels_cu/registry.h
+CLEANFILES += tools/bench_raw.lo tools/bench_raw.o tools/bench_raw_kernels.lo \
+	tools/bench_raw_kernels.o
 tools_duet_bench_LDADD += tools/libbench_raw_cuda.la $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 

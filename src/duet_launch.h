@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* What one kernel launch is: the description the core hands to a backend, and the record that
+ * duet__describe hands to duet-bench, which enqueues the same kernel through the vendor API to
+ * tell duet's own host cost from the driver's (tools/bench_raw.h). Plain C with no config.h,
+ * so that nvcc can include it too. Names with duet__ are internal; nothing here is installed. */
+#ifndef DUET_LAUNCH_H
+#define DUET_LAUNCH_H
+
+#include <stddef.h>
+
+#include "duet.h"
+#include "manifest.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One launch, described once: CUDA maps it to <<<grid, block, shared_bytes>>>, OpenCL to
+ * global = grid * block, local = block, plus a __local argument of shared_bytes. */
+typedef struct {
+  size_t grid[3];
+  unsigned block[3];
+  size_t shared_bytes;
+} duet__launch;
+
+/* Kernel arguments, passed in the kernel's parameter order. A __local/shared scratch argument
+ * is not listed: the backend derives it from duet__launch.shared_bytes and the signature. */
+typedef enum { DUET__ARG_MEM, DUET__ARG_I64, DUET__ARG_I32, DUET__ARG_F32 } duet__arg_kind;
+typedef struct {
+  duet__arg_kind kind;
+  union {
+    void *mem; /* a backend buffer handle (CUDA device pointer, OpenCL cl_mem) */
+    long long i64;
+    int i32;
+    float f32;
+  } u;
+} duet__arg;
+
+/* The longest plan (launches per call) and argument list the core takes. */
+#define DUET__MAX_PLAN 8
+#define DUET__MAX_ARGS 24
+
+/* One launch of a call, as it would have been enqueued. */
+typedef struct {
+  const duet__kernel_desc *kernel; /* its manifest row: name, group, signature */
+  /* What a caller needs to enqueue the kernel itself. OpenCL: the cl_program it was built in,
+   * to create one's own cl_kernel from by name (duet's holds duet's argument values). CUDA: the
+   * host stub, which only libduet's own copy of the static runtime can launch. */
+  void *native;
+  duet__launch launch;
+  duet__arg args[DUET__MAX_ARGS];
+  unsigned nargs;
+} duet__described;
+
+typedef struct {
+  duet__described step[DUET__MAX_PLAN];
+  unsigned n;
+} duet__description;
+
+/* While `into` is set (NULL unsets it), each routine called on ctx checks its arguments and
+ * loads its kernels as usual, then records its launches into `into` (n counts them) instead of
+ * enqueueing them: the call returns DUET_OK having run nothing. For duet-bench's `launch`
+ * command: exported from libduet, but no part of its API (duet.h). */
+DUET_EXTERN void duet__describe(duet_ctx *ctx, duet__description *into);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
