@@ -45,10 +45,9 @@
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
  *                         cutting it off saves a wave of tiles, fast runs it as a strip of its
  *                         own (small tiles, split-K); 0: never
- * GEMM_FAST_STREAMK       stream-K: where the big tiles fill less than one wave of the compute
- *                         units, or leave at least this percentage of their waves' block slots
- *                         idle, fast shares the last tiles' k iterations out among one block per
- *                         compute unit (gemm.c); 0: never
+ * GEMM_FAST_STREAMK       stream-K: where the big tiles leave at least this percentage of their
+ *                         waves' block slots idle, fast shares the last tiles' k iterations out
+ *                         among one block per compute unit (gemm.c); 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move

@@ -114,18 +114,18 @@ static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
   return duet__ceil_div(big_tiles(ctx, rows, cols), units(ctx));
 }
 
-/* Stream-K for a piece that takes the big tile, where its tiles fill less than one wave or leave
- * at least GEMM_FAST_STREAMK percent of their waves' block slots idle (n = 2048 on 132 SMs: 128
- * tiles, 4 SMs idle; 3072: 288 tiles in 3 waves, 27% idle): the last tiles, one wave's worth
- * and the remainder (or all of them, under one wave), are shared out by k iteration among one
- * block per unit. Returns how many tiles that is, 0 for none. The kernel numbers tiles and units
- * in 32 bits. */
+/* Stream-K for a piece that takes the big tile, where its tiles leave at least GEMM_FAST_STREAMK
+ * percent of their waves' block slots idle (n = 3072 on 132 SMs: 288 tiles in 3 waves, 27% idle):
+ * the last tiles, one wave's worth and the remainder (or all of them, under one wave), are shared
+ * out by k iteration among one block per unit. Returns how many tiles that is, 0 for none. At
+ * n = 2048 (128 tiles, 3% idle) the tiled grid stays: the stream-K kernel's own k loop ran 4%
+ * slower there on the H100 than the tiled kernel's. The kernel numbers tiles and units in 32
+ * bits. */
 static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   const size_t pct = (size_t)ctx->tun[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
   const size_t tiles = big_tiles(ctx, rows, cols), slots = waves(ctx, rows, cols) * u;
-  if (!pct || tiles >= UINT32_MAX || slots == tiles) return 0;
-  if (tiles < u) return tiles;
-  return (slots - tiles) * 100 >= pct * slots ? tiles % u + u : 0;
+  if (!pct || tiles >= UINT32_MAX || (slots - tiles) * 100 < pct * slots) return 0;
+  return tiles < u ? tiles : tiles % u + u;
 }
 
 /* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
