@@ -360,26 +360,39 @@ inline void k_tiles(const bool KA, const bool KB, const int mode, int *kt, int k
   }
 }
 
+/* This work-item's place in the work-group: its warp's tile and the first row / column it
+ * reads. */
+typedef struct {
+  int t, wm0, wn0, am, bn;
+} lane_place;
+inline lane_place lane_place_of(void) {
+  const int t = get_local_id(0), lane = t & 31, warp = t >> 5;
+  lane_place me;
+  me.t = t;
+  me.wm0 = (warp / FAST_WARPS_N) * GEMM_FAST_WM;
+  me.wn0 = (warp % FAST_WARPS_N) * GEMM_FAST_WN;
+  me.am = me.wm0 + 4 * (lane / FAST_LN);
+  me.bn = me.wn0 + 4 * (lane % FAST_LN);
+  return me;
+}
+
 /* acc = the product of op(A)'s rows m0.. and op(B)'s columns n0.. over k in [kbeg, kend)
  * (kbeg a multiple of BK), for this item's micro-tile. Starts and ends with the local buffers
  * free: every item has passed the last barrier. */
-inline void mac_tile(const bool KA, const bool KB, idx_t m, idx_t n, idx_t m0, idx_t n0, idx_t kbeg,
-                     idx_t kend, __global const float *restrict a, idx_t lda, bool va,
-                     __global const float *restrict b, idx_t ldb, bool vb, __local float *smem,
-                     float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
-  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, WM = GEMM_FAST_WM,
-            WN = GEMM_FAST_WN, TM = GEMM_FAST_TM, TN = GEMM_FAST_TN;
-  const int LN = FAST_LN;
-  const int t = get_local_id(0), lane = t & 31, warp = t >> 5;
-  const int wm0 = (warp / FAST_WARPS_N) * WM, wn0 = (warp % FAST_WARPS_N) * WN;
-  const int am = wm0 + 4 * (lane / LN), bn = wn0 + 4 * (lane % LN);
+inline void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, idx_t n, idx_t m0,
+                     idx_t n0, idx_t kbeg, idx_t kend, __global const float *restrict a, idx_t lda,
+                     bool va, __global const float *restrict b, idx_t ldb, bool vb,
+                     __local float *smem, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, TM = GEMM_FAST_TM,
+            TN = GEMM_FAST_TN;
+  const int am = me.am, bn = me.bn;
   const int nk = (int)((kend - kbeg + BK - 1) / BK);
   /* A warp whose whole warp tile lies outside C skips the arithmetic (edge tiles of ragged
    * sizes get cheaper); it still loads and reaches every barrier. */
-  const bool active = m0 + wm0 < m && n0 + wn0 < n;
+  const bool active = m0 + me.wm0 < m && n0 + me.wn0 < n;
 
-  tile_loader la = loader_init(KA, BM, FAST_GA, a, lda, m0, m, kbeg, t);
-  tile_loader lb = loader_init(KB, BN, FAST_GB, b, ldb, n0, n, kbeg, t);
+  tile_loader la = loader_init(KA, BM, FAST_GA, a, lda, m0, m, kbeg, me.t);
+  tile_loader lb = loader_init(KB, BN, FAST_GB, b, ldb, n0, n, kbeg, me.t);
   float4 ra[FAST_GA], rb[FAST_GB];
 
 #pragma unroll
@@ -399,22 +412,25 @@ inline void mac_tile(const bool KA, const bool KB, idx_t m, idx_t n, idx_t m0, i
   /* Interior work-groups prefetch k tiles 1 .. nk-2 without guards (only the last k tile can
    * be partial); everything else, and the last steps, go through the guarded loads. */
   int kt = 0;
-  if (m0 + BM <= m && n0 + BN <= n)
-    k_tiles(KA, KB, va && vb ? FULL_VEC : FULL_SCALAR, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb,
-            ra, rb, va, vb, active, am, bn, acc);
+  if (m0 + BM <= m && n0 + BN <= n) {
+    if (va && vb)
+      k_tiles(KA, KB, FULL_VEC, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active,
+              am, bn, acc);
+    else
+      k_tiles(KA, KB, FULL_SCALAR, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb,
+              active, am, bn, acc);
+  }
   k_tiles(KA, KB, GUARDED, &kt, nk, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active, am, bn,
           acc);
 }
 
 /* C's tile at (m0, n0) = alpha * acc + beta * C: 4 x 4 pieces, each row of a piece one float4
  * where C allows it. */
-inline void store_tile(idx_t m, idx_t n, idx_t m0, idx_t n0, __global float *restrict c, idx_t ldc,
-                       bool vc, float alpha, float beta, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
-  const int WM = GEMM_FAST_WM, WN = GEMM_FAST_WN, TM = GEMM_FAST_TM, TN = GEMM_FAST_TN;
-  const int LM = FAST_LM, LN = FAST_LN;
-  const int t = get_local_id(0), lane = t & 31, warp = t >> 5;
-  const int am = (warp / FAST_WARPS_N) * WM + 4 * (lane / LN);
-  const int bn = (warp % FAST_WARPS_N) * WN + 4 * (lane % LN);
+inline void store_tile(lane_place me, idx_t m, idx_t n, idx_t m0, idx_t n0,
+                       __global float *restrict c, idx_t ldc, bool vc, float alpha, float beta,
+                       float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  const int TM = GEMM_FAST_TM, TN = GEMM_FAST_TN, LM = FAST_LM, LN = FAST_LN;
+  const int am = me.am, bn = me.bn;
 #pragma unroll
   for (int i = 0; i < TM / 4; i++)
 #pragma unroll
@@ -467,10 +483,11 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
    * the swizzled row, which keeps every tile covered once however num_groups(1) was capped. */
   const tile_xy sw = band_order(GEMM_FAST_BAND);
   const idx_t n0 = (idx_t)sw.x * BN;
+  const lane_place me = lane_place_of();
   for (idx_t ty = sw.y; ty * BM < m; ty += get_num_groups(1)) {
     float acc[GEMM_FAST_TM][GEMM_FAST_TN];
-    mac_tile(KA, KB, m, n, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb, vb, smem, acc);
-    store_tile(m, n, ty * BM, n0, c, ldc, vc, alpha, beta, acc);
+    mac_tile(KA, KB, me, m, n, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb, vb, smem, acc);
+    store_tile(me, m, n, ty * BM, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
 
@@ -533,6 +550,7 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
   const idx_t nk = (k + BK - 1) / BK, iters = (idx_t)s_tiles * nk, base = (idx_t)whole * nk;
   const bool sk = group >= whole;
   const idx_t u = (idx_t)group - whole; /* stream-K groups only */
+  const lane_place me = lane_place_of();
   float acc[GEMM_FAST_TM][GEMM_FAST_TN];
   for (idx_t it = sk ? base + u * iters / units : (idx_t)group * nk,
              hi = sk ? base + (u + 1) * iters / units : it + nk;
@@ -541,7 +559,7 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
     const idx_t s = tile - whole; /* its index among the shared tiles */
     const tile_xy p = band_tile((uint)tile, tiles_n, tiles_m, GEMM_FAST_BAND);
     const idx_t m0 = (idx_t)p.y * BM, n0 = (idx_t)p.x * BN;
-    mac_tile(KA, KB, m, n, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb, vb, smem, acc);
+    mac_tile(KA, KB, me, m, n, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb, vb, smem, acc);
     it = tile * nk + k1;
     if (k0 > 0 || k1 < nk) {
       /* The groups of this tile's first and last iterations: the group of iteration x is
@@ -550,7 +568,7 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
       const int count = (int)(((s + 1) * nk * units - 1) / iters - first) + 1;
       const int mine = (int)(u - first);
       __global int *const flag = flags + s;
-      const int t = get_local_id(0);
+      const int t = me.t;
       if (t == 0) *ticket = atomic_add(flag, 1);
       barrier(CLK_LOCAL_MEM_FENCE);
       /* The next ticket is taken after mac_tile's barriers: every item has read this one. */
@@ -580,7 +598,7 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
       for (int q = 1; q < count; q++) get_partial(first_slot + (idx_t)BM * BN * q, true, acc);
       if (t == 0) *flag = 0; /* every other group of the tile is done with it */
     }
-    store_tile(m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
+    store_tile(me, m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
 
@@ -623,23 +641,25 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units`
  * work-groups share the last tiles' k iterations (fast_stream_k; `work` their partial products,
- * `flags` their tickets). Its own kernel, as in CUDA, where one function for both grids cost the
- * tiled one 4% at 4096. */
-__kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fast_sk(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
-    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t units, __global float *work,
-    __global int *flags, __local float *smem) {
-  __local int ticket;
-  a += a_off;
-  b += b_off;
-  c += c_off;
-#define STREAM_K(KA, KB)                                                                       \
-  fast_stream_k(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem, (uint)units, work, \
-                flags, &ticket)
-  FAST_BY_TRANSPOSES(STREAM_K);
-#undef STREAM_K
-}
+ * `flags` their tickets). Its own kernels, as in CUDA, where one function for both grids cost the
+ * tiled one 4% at 4096, and one per transpose combination, named for it (ta and tb, passed so
+ * that every fast kernel takes one argument list, must be the name's): in one function for all
+ * four, CUDA's stream-K k loop ran 5% slower at 2048 (H100). */
+#define FAST_SK_KERNEL(NAME, KA, KB)                                                            \
+  __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void NAME(                      \
+      int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a, \
+      idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb,         \
+      float beta, __global float *restrict c, idx_t c_off, idx_t ldc, idx_t units,              \
+      __global float *work, __global int *flags, __local float *smem) {                         \
+    __local int ticket;                                                                         \
+    fast_stream_k(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, \
+                  smem, (uint)units, work, flags, &ticket);                                     \
+  }
+FAST_SK_KERNEL(duet_sgemm_fast_sk_nn, true, false)
+FAST_SK_KERNEL(duet_sgemm_fast_sk_nt, true, true)
+FAST_SK_KERNEL(duet_sgemm_fast_sk_tn, false, false)
+FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
+#undef FAST_SK_KERNEL
 
 /* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C, C starting c_off
  * floats into its buffer (alpha was applied by the slices; beta == 0 never reads C). One work-item

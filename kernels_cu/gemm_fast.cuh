@@ -621,24 +621,6 @@ __device__ __forceinline__ void sgemm_fast_body(int ta, int tb, idx_t m, idx_t n
   });
 }
 
-/* fast, stream-K: the same, BLAS semantics, over a 1D grid whose last `units` blocks share the
- * last tiles' k iterations (duet_fast::fast_stream_k; `work` and `flags` its workspace). Its own
- * kernel: in one function with the tiled grid, the registers of both paths cost the tiled one 4% at
- * 4096. */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND>
-__device__ __forceinline__ void sgemm_fast_sk_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
-                                                   float alpha, const float *__restrict__ a,
-                                                   idx_t lda, const float *__restrict__ b,
-                                                   idx_t ldb, float beta, float *__restrict__ c,
-                                                   idx_t ldc, unsigned units, float *work,
-                                                   int *flags, float *smem) {
-  by_transposes(ta, tb, [&](auto ka, auto kb) {
-    duet_fast::fast_stream_k<BM, BN, BK, WM, WN, TM, TN, BAND, decltype(ka)::value,
-                             decltype(kb)::value>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                  smem, units, work, flags);
-  });
-}
-
 /* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C (alpha was applied
  * by the slices; beta == 0 never reads C). One thread per element, any 2D block, grid-stride in
  * both directions. */

@@ -115,16 +115,25 @@ static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
 }
 
 /* Stream-K for a piece that takes the big tile, where its tiles leave at least GEMM_FAST_STREAMK
- * percent of their waves' block slots idle (n = 3072 on 132 SMs: 288 tiles in 3 waves, 27% idle):
- * the last tiles, one wave's worth and the remainder (or all of them, under one wave), are shared
- * out by k iteration among one block per unit. Returns how many tiles that is, 0 for none. At
- * n = 2048 (128 tiles, 3% idle) the tiled grid stays: the stream-K kernel's own k loop ran 4%
- * slower there on the H100 than the tiled kernel's. The kernel numbers tiles and units in 32
- * bits. */
+ * percent of their waves' block slots idle (n = 3072 on 132 SMs: 288 tiles in 3 waves, 27% idle),
+ * or are all whole and fill less than one wave: the last tiles, one wave's worth and the remainder
+ * (or all of them, under one wave), are shared out by k iteration among one block per unit.
+ * Returns how many tiles that is, 0 for none. Measured on the H100 (cuBLAS 0.342 ms at 2048, 0.349
+ * at 2000):
+ *   - n = 2048, 128 tiles: 4 SMs idle for the whole call; stream-K 0.377 ms against the tiled
+ *     grid's 0.386 (CUDA), 0.373 against 0.394 (OpenCL);
+ *   - n = 2000, 128 tiles, 23 of them ragged: the tiled grid is faster, 0.392 against 0.408 ms
+ *     (OpenCL 0.396 against 0.419): its guarded edge tiles, not the idle SMs, set its time;
+ *   - n = 4096, 512 tiles, 3% idle in the last of 4 waves: the tiled grid, 3% faster.
+ * The kernel numbers tiles and units in 32 bits. */
 static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
-  const size_t pct = (size_t)ctx->tun[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
-  const size_t tiles = big_tiles(ctx, rows, cols), slots = waves(ctx, rows, cols) * u;
-  if (!pct || tiles >= UINT32_MAX || (slots - tiles) * 100 < pct * slots) return 0;
+  const int *t = ctx->tun;
+  const size_t pct = (size_t)t[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
+  const size_t tiles = big_tiles(ctx, rows, cols), slots = duet__ceil_div(tiles, u) * u;
+  const int whole =
+      rows % (size_t)t[DUET__T_GEMM_FAST_BM] == 0 && cols % (size_t)t[DUET__T_GEMM_FAST_BN] == 0;
+  if (!pct || tiles >= UINT32_MAX) return 0;
+  if ((slots - tiles) * 100 < pct * slots && !(tiles < u && whole)) return 0;
   return tiles < u ? tiles : tiles % u + u;
 }
 
@@ -226,7 +235,9 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
     sk[DUET__COUNT(args)] = duet__arg_i64(units(ctx));
     sk[DUET__COUNT(args) + 1] = work_mem;
     sk[DUET__COUNT(args) + 2] = (duet__arg){.kind = DUET__ARG_MEM, .u.mem = flags};
-    add_step(p, DUET__K_SGEMM_FAST_SK, q->rows, q->cols, 1, sk, DUET__COUNT(args) + 3);
+    /* the kernel for these transposes: the ids run nn, nt, tn, tt */
+    const duet__kernel sk_kernel = DUET__K_SGEMM_FAST_SK_NN + 2 * !!f->ta + !!f->tb;
+    add_step(p, sk_kernel, q->rows, q->cols, 1, sk, DUET__COUNT(args) + 3);
     p->step[p->n - 1].blocks = big_tiles(ctx, q->rows, q->cols) - q->sk_tiles + units(ctx);
     return;
   }

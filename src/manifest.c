@@ -86,6 +86,8 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
                          c, c_off, ldc, scratch */
 /* fast over a stream-K grid: FAST_SIG's matrices, then units, work, flags (see gemm.c) */
 #define FAST_SK_SIG "iilllfmllmllfmlllmms"
+#define FAST_SK_ROW(NAME) \
+  { NAME, DUET__G_GEMM_FAST, FAST_SK_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast }
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
 #define STAGED_TUNABLES                                                                  \
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_PADDED_TILE) | \
@@ -123,9 +125,12 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                             FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast},
     [DUET__K_SGEMM_FAST_SMALL] = {"duet_sgemm_fast", DUET__G_GEMM_FAST_SMALL, FAST_SIG,
                                   FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small},
-    /* a 1D grid whose last `units` blocks run stream-K (gemm.c gives the grid) */
-    [DUET__K_SGEMM_FAST_SK] = {"duet_sgemm_fast_sk", DUET__G_GEMM_FAST, FAST_SK_SIG,
-                               FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast},
+    /* a 1D grid whose last `units` blocks run stream-K (gemm.c gives the grid); one kernel per
+     * transpose combination, in this order (gemm.c) */
+    [DUET__K_SGEMM_FAST_SK_NN] = FAST_SK_ROW("duet_sgemm_fast_sk_nn"),
+    [DUET__K_SGEMM_FAST_SK_NT] = FAST_SK_ROW("duet_sgemm_fast_sk_nt"),
+    [DUET__K_SGEMM_FAST_SK_TN] = FAST_SK_ROW("duet_sgemm_fast_sk_tn"),
+    [DUET__K_SGEMM_FAST_SK_TT] = FAST_SK_ROW("duet_sgemm_fast_sk_tt"),
     /* m, n, splits, work, beta, c, c_off, ldc: C = sum of the slices + beta * C */
     [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfmll",
                                      TRANSPOSE_TUNABLES, shape_copy},

@@ -51,7 +51,10 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_REGISTER)         \
   X(SGEMM_FAST)             \
   X(SGEMM_FAST_SMALL)       \
-  X(SGEMM_FAST_SK)          \
+  X(SGEMM_FAST_SK_NN)       \
+  X(SGEMM_FAST_SK_NT)       \
+  X(SGEMM_FAST_SK_TN)       \
+  X(SGEMM_FAST_SK_TT)       \
   X(SGEMM_SPLITK_REDUCE)
 
 typedef enum {
