@@ -48,6 +48,12 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
   harness_expect(&c, n > 0, "no tunables");
   harness_expect_status(&c, duet_ctx_tunable(ctx, n, &name, &value), DUET_EINVAL, ctx,
                         "duet_ctx_tunable past the last");
+  /* src/tuning.c's refinement: nvidia-sm80 keeps transpose AUTO off padded-wide on OpenCL alone */
+  if (!strcmp(set, "nvidia-sm80"))
+    for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
+      if (!strcmp(name, "TRANSPOSE_AUTO_ALIGN"))
+        harness_expect(&c, (value == 0) == (dev->backend == DUET_BACKEND_OPENCL),
+                       "TRANSPOSE_AUTO_ALIGN = %d on %s", value, duet_backend_name(dev->backend));
   harness_case_end(&c);
 }
 
@@ -268,12 +274,13 @@ static void check_werror(const harness_dev *dev) {
  * padded-wide, which DUET_TUNE gives 32 rows of threads here) are refused with
  * DUET_EUNSUPPORTED, the context stays usable, and AUTO falls back to kernels that fit, with
  * correct results. The nvidia-sm80 set makes transpose AUTO want padded-wide for an unaligned
- * ld_out (its own 32 x 8 block fits on CUDA) and padded for an aligned one. */
+ * ld_out (its own 32 x 8 block fits on CUDA) and padded for an aligned one; on OpenCL the set's
+ * refinement keeps AUTO on padded, so DUET_TUNE puts TRANSPOSE_AUTO_ALIGN back to 32 there. */
 static void check_limits(const harness_dev *dev) {
   const int big_wide = dev->backend == DUET_BACKEND_OPENCL;
   const char *old_tune = getenv("DUET_TUNE");
   char *saved_tune = old_tune ? strdup(old_tune) : NULL;
-  if (big_wide) setenv("DUET_TUNE", "TRANSPOSE_WIDE_ROWS=32", 1);
+  if (big_wide) setenv("DUET_TUNE", "TRANSPOSE_WIDE_ROWS=32,TRANSPOSE_AUTO_ALIGN=32", 1);
   setenv("DUET_TEST_MAX_BLOCK_THREADS", "256", 1);
   duet_ctx *ctx = NULL;
   int st = harness_create_with_env(&ctx, "DUET_TUNING", "nvidia-sm80", dev->backend, dev->device);
@@ -317,7 +324,7 @@ static void check_limits(const harness_dev *dev) {
   harness_case_end(&c);
   /* AUTO on the small device: correct results from the kernels that fit. */
   harness_dev d = on_ctx(dev, ctx, "256threads");
-  harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 1); /* ld_out 68: wants padded-wide */
+  harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 1);  /* ld_out 68: wants padded-wide */
   harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 29); /* ld_out 96: wants padded */
   harness_run_sgemm(&d, DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_NO_TRANS, 37, 71, 45, 1.5f, 0.5f, 1);
   duet_ctx_destroy(ctx);
