@@ -644,7 +644,7 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
  * `flags` their tickets). Its own kernels, as in CUDA, where one function for both grids cost the
  * tiled one 4% at 4096, and one per transpose combination, named for it (ta and tb, passed so
  * that every fast kernel takes one argument list, must be the name's): in one function for all
- * four, CUDA's stream-K k loop ran 5% slower at 2048 (H100). */
+ * four, CUDA's stream-K kernel ran 5% slower at 2048 (H100). */
 #define FAST_SK_KERNEL(NAME, KA, KB)                                                            \
   __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void NAME(                      \
       int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a, \

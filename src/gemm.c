@@ -124,7 +124,8 @@ static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
  *     grid's 0.386 (CUDA), 0.373 against 0.394 (OpenCL);
  *   - n = 2000, 128 tiles, 23 of them ragged: the tiled grid is faster, 0.392 against 0.408 ms
  *     (OpenCL 0.396 against 0.419): its guarded edge tiles, not the idle SMs, set its time;
- *   - n = 4096, 512 tiles, 3% idle in the last of 4 waves: the tiled grid, 3% faster.
+ *   - n = 4096, 512 tiles, 3% idle in the last of 4 waves: the tiled grid, 2.829 ms against
+ *     stream-K's 2.869 on CUDA (OpenCL the other way, 2.884 against 2.844; one policy per set).
  * The kernel numbers tiles and units in 32 bits. */
 static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   const int *t = ctx->tun;
