@@ -378,11 +378,15 @@ inline lane_place lane_place_of(void) {
 
 /* acc = the product of op(A)'s rows m0.. and op(B)'s columns n0.. over k in [kbeg, kend)
  * (kbeg a multiple of BK), for this item's micro-tile. Starts and ends with the local buffers
- * free: every item has passed the last barrier. */
-inline void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, idx_t n, idx_t m0,
-                     idx_t n0, idx_t kbeg, idx_t kend, __global const float *restrict a, idx_t lda,
-                     bool va, __global const float *restrict b, idx_t ldb, bool vb,
-                     __local float *smem, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+ * free: every item has passed the last barrier. m_read >= m and n_read >= n: the rows of op(A)
+ * and columns of op(B) that exist in memory (more than m and n where the core padded a packed
+ * copy to whole tiles). Rows and columns past m and n feed only accumulators that are never
+ * stored, so a tile inside m_read x n_read loads without guards, whatever they hold. */
+inline void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, idx_t n, idx_t m_read,
+                     idx_t n_read, idx_t m0, idx_t n0, idx_t kbeg, idx_t kend,
+                     __global const float *restrict a, idx_t lda, bool va,
+                     __global const float *restrict b, idx_t ldb, bool vb, __local float *smem,
+                     float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, TM = GEMM_FAST_TM,
             TN = GEMM_FAST_TN;
   const int am = me.am, bn = me.bn;
@@ -409,10 +413,10 @@ inline void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, idx_t
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  /* Interior work-groups prefetch k tiles 1 .. nk-2 without guards (only the last k tile can
-   * be partial); everything else, and the last steps, go through the guarded loads. */
+  /* Work-groups inside what may be read prefetch k tiles 1 .. nk-2 without guards (only the last
+   * k tile can be partial); everything else, and the last steps, go through the guarded loads. */
   int kt = 0;
-  if (m0 + BM <= m && n0 + BN <= n) {
+  if (m0 + BM <= m_read && n0 + BN <= n_read) {
     if (va && vb)
       k_tiles(KA, KB, FULL_VEC, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active,
               am, bn, acc);
@@ -459,7 +463,8 @@ inline __local float *align16(__local float *p) {
 inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, float alpha,
                        __global const float *restrict a, idx_t lda,
                        __global const float *restrict b, idx_t ldb, float beta,
-                       __global float *restrict c, idx_t ldc, __local float *smem) {
+                       __global float *restrict c, idx_t ldc, idx_t m_read, idx_t n_read,
+                       __local float *smem) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
   smem = align16(smem);
   /* Split-K: slice z of get_num_groups(2) takes k in [z * kc, min(k, (z + 1) * kc)), kc a
@@ -486,7 +491,8 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
   const lane_place me = lane_place_of();
   for (idx_t ty = sw.y; ty * BM < m; ty += get_num_groups(1)) {
     float acc[GEMM_FAST_TM][GEMM_FAST_TN];
-    mac_tile(KA, KB, me, m, n, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb, vb, smem, acc);
+    mac_tile(KA, KB, me, m, n, m_read, n_read, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb, vb,
+             smem, acc);
     store_tile(me, m, n, ty * BM, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
@@ -535,8 +541,9 @@ inline void get_partial(__global const float *slot, bool add,
 inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, float alpha,
                           __global const float *restrict a, idx_t lda,
                           __global const float *restrict b, idx_t ldb, float beta,
-                          __global float *restrict c, idx_t ldc, __local float *smem, uint units,
-                          __global float *work, __global int *flags, __local int *ticket) {
+                          __global float *restrict c, idx_t ldc, idx_t m_read, idx_t n_read,
+                          __local float *smem, uint units, __global float *work,
+                          __global int *flags, __local int *ticket) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
   smem = align16(smem);
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
@@ -559,7 +566,8 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
     const idx_t s = tile - whole; /* its index among the shared tiles */
     const tile_xy p = band_tile((uint)tile, tiles_n, tiles_m, GEMM_FAST_BAND);
     const idx_t m0 = (idx_t)p.y * BM, n0 = (idx_t)p.x * BN;
-    mac_tile(KA, KB, me, m, n, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb, vb, smem, acc);
+    mac_tile(KA, KB, me, m, n, m_read, n_read, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb,
+             vb, smem, acc);
     it = tile * nk + k1;
     if (k0 > 0 || k1 < nk) {
       /* The groups of this tile's first and last iterations: the group of iteration x is
@@ -619,7 +627,8 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
 
 /* fast: C = alpha * op(A) * op(B) + beta * C, on the matrices that start a_off, b_off and c_off
  * floats into their buffers (a piece of C, as the core's strip plans take; OpenCL 1.2 cannot
- * offset a buffer on the host without sub-buffer alignment rules).
+ * offset a buffer on the host without sub-buffer alignment rules), reading up to m_read >= m rows
+ * of op(A) and n_read >= n columns of op(B) (mac_tile).
  * get_num_groups(2) == 1: BLAS semantics, beta == 0 never reads C.
  * get_num_groups(2) > 1 (split-K): slice z takes k in [z * kc, min(k, (z + 1) * kc)),
  *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes alpha * acc to
@@ -630,11 +639,13 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
 __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fast(
     int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
     idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
-    __global float *restrict c, idx_t c_off, idx_t ldc, __local float *smem) {
+    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
+    __local float *smem) {
   a += a_off;
   b += b_off;
   c += c_off;
-#define TILES(KA, KB) fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem)
+#define TILES(KA, KB) \
+  fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem)
   FAST_BY_TRANSPOSES(TILES);
 #undef TILES
 }
@@ -645,15 +656,15 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
  * tiled one 4% at 4096, and one per transpose combination, named for it (ta and tb, passed so
  * that every fast kernel takes one argument list, must be the name's): in one function for all
  * four, CUDA's stream-K kernel ran 5% slower at 2048 (H100). */
-#define FAST_SK_KERNEL(NAME, KA, KB)                                                            \
-  __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void NAME(                      \
-      int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a, \
-      idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb,         \
-      float beta, __global float *restrict c, idx_t c_off, idx_t ldc, idx_t units,              \
-      __global float *work, __global int *flags, __local float *smem) {                         \
-    __local int ticket;                                                                         \
-    fast_stream_k(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, \
-                  smem, (uint)units, work, flags, &ticket);                                     \
+#define FAST_SK_KERNEL(NAME, KA, KB)                                                              \
+  __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void NAME(                        \
+      int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,   \
+      idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb,           \
+      float beta, __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read, \
+      idx_t units, __global float *work, __global int *flags, __local float *smem) {              \
+    __local int ticket;                                                                           \
+    fast_stream_k(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc,   \
+                  m_read, n_read, smem, (uint)units, work, flags, &ticket);                       \
   }
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nn, true, false)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nt, true, true)

@@ -46,7 +46,8 @@ __global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
 }
 
 /* fast works on the matrices that start a_off, b_off and c_off floats into their buffers, as the
- * OpenCL twin must (a piece of C for the core's strip plans). The register cap that
+ * OpenCL twin must (a piece of C for the core's strip plans), and may read m_read >= m rows of
+ * op(A) and n_read >= n columns of op(B) (duet_fast::mac_tile). The register cap that
  * __launch_bounds__ derives from min_blocks is what keeps the big tile's 16 x 8 accumulators at 253
  * registers without spills (H100, cuobjdump --res-usage). */
 template <int S, template <int> class CFG>
@@ -54,11 +55,12 @@ __global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
     duet_sgemm_fast(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                     const float *__restrict__ a, idx_t a_off, idx_t lda,
                     const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
-                    float *__restrict__ c, idx_t c_off, idx_t ldc) {
+                    float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read) {
   using C = CFG<S>;
   extern __shared__ float smem[];
   sgemm_fast_body<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND>(
-      ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, smem);
+      ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, m_read, n_read,
+      smem);
 }
 
 /* fast over a stream-K grid: `units` stream-K blocks at the end of a 1D grid, `work` their
@@ -72,13 +74,13 @@ __global__ void __launch_bounds__(fast_cfg<S>::bx, fast_cfg<S>::min_blocks)
     duet_sgemm_fast_sk(int, int, idx_t m, idx_t n, idx_t k, float alpha,
                        const float *__restrict__ a, idx_t a_off, idx_t lda,
                        const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
-                       float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t units, float *work,
-                       int *flags) {
+                       float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
+                       idx_t units, float *work, int *flags) {
   using C = fast_cfg<S>;
   extern __shared__ float smem[];
   duet_fast::fast_stream_k<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND, KA, KB>(
-      m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, smem, (unsigned)units,
-      work, flags);
+      m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, m_read, n_read, smem,
+      (unsigned)units, work, flags);
 }
 
 template <int S>

@@ -304,11 +304,15 @@ struct lane_place {
 
 /* acc = the product of op(A)'s rows m0.. and op(B)'s columns n0.. over k in [kbeg, kend)
  * (kbeg a multiple of BK), for this thread's micro-tile. Starts and ends with the shared
- * buffers free: every thread has passed the last barrier. */
+ * buffers free: every thread has passed the last barrier. m_read >= m and n_read >= n: the rows
+ * of op(A) and columns of op(B) that exist in memory (more than m and n where the core padded a
+ * packed copy to whole tiles). Rows and columns past m and n feed only accumulators that are
+ * never stored, so a tile inside m_read x n_read loads without guards, whatever they hold. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, bool KA, bool KB>
-__device__ __forceinline__ void mac_tile(idx_t m, idx_t n, idx_t m0, idx_t n0, idx_t kbeg,
-                                         idx_t kend, const float *__restrict__ a, idx_t lda,
-                                         bool va, const float *__restrict__ b, idx_t ldb, bool vb,
+__device__ __forceinline__ void mac_tile(idx_t m, idx_t n, idx_t m_read, idx_t n_read, idx_t m0,
+                                         idx_t n0, idx_t kbeg, idx_t kend,
+                                         const float *__restrict__ a, idx_t lda, bool va,
+                                         const float *__restrict__ b, idx_t ldb, bool vb,
                                          float *smem, float (&acc)[TM][TN]) {
   constexpr int NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
   constexpr int LM = WM / TM, LN = WN / TN; /* lanes of a warp along m and along n */
@@ -400,9 +404,9 @@ __device__ __forceinline__ void mac_tile(idx_t m, idx_t n, idx_t m0, idx_t n0, i
       __syncthreads();
     }
   };
-  /* Interior blocks prefetch k tiles 1 .. nk-2 without guards (only the last k tile can be
-   * partial); everything else, and the last steps, go through the guarded loads. */
-  if (m0 + BM <= m && n0 + BN <= n) {
+  /* Blocks inside what may be read prefetch k tiles 1 .. nk-2 without guards (only the last k
+   * tile can be partial); everything else, and the last steps, go through the guarded loads. */
+  if (m0 + BM <= m_read && n0 + BN <= n_read) {
     if (va && vb)
       k_tiles(load_mode<FULL_VEC>(), nk - 2);
     else
@@ -441,7 +445,8 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool
 __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alpha,
                                            const float *__restrict__ a, idx_t lda,
                                            const float *__restrict__ b, idx_t ldb, float beta,
-                                           float *__restrict__ c, idx_t ldc, float *smem) {
+                                           float *__restrict__ c, idx_t ldc, idx_t m_read,
+                                           idx_t n_read, float *smem) {
   /* Split-K: slice z of gridDim.z takes k in [z * kc, min(k, (z + 1) * kc)), kc a multiple of BK,
    * and writes alpha * acc to its own m x ldc slab of the workspace (beta ignored). */
   const int splits = gridDim.z;
@@ -464,8 +469,8 @@ __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alph
   const idx_t n0 = (idx_t)sw.x * BN;
   for (idx_t ty = sw.y; ty * BM < m; ty += gridDim.y) {
     float acc[TM][TN];
-    mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(m, n, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb,
-                                                 vb, smem, acc);
+    mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(m, n, m_read, n_read, ty * BM, n0, kbeg, kend, a,
+                                                 lda, va, b, ldb, vb, smem, acc);
     store_tile<BM, BN, BK, WM, WN, TM, TN>(m, n, ty * BM, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
@@ -512,8 +517,9 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool
 __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float alpha,
                                               const float *__restrict__ a, idx_t lda,
                                               const float *__restrict__ b, idx_t ldb, float beta,
-                                              float *__restrict__ c, idx_t ldc, float *smem,
-                                              unsigned units, float *work, int *flags) {
+                                              float *__restrict__ c, idx_t ldc, idx_t m_read,
+                                              idx_t n_read, float *smem, unsigned units,
+                                              float *work, int *flags) {
   constexpr int NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
   __shared__ int ticket;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
@@ -534,8 +540,8 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
     const idx_t s = tile - whole; /* its index among the shared tiles */
     const tile_xy p = band_tile((unsigned)tile, tiles_n, tiles_m, BAND);
     const idx_t m0 = (idx_t)p.y * BM, n0 = (idx_t)p.x * BN;
-    mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(m, n, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va,
-                                                 b, ldb, vb, smem, acc);
+    mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(
+        m, n, m_read, n_read, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb, vb, smem, acc);
     it = tile * nk + k1;
     if (k0 > 0 || k1 < nk) {
       /* The blocks of this tile's first and last iterations: block of iteration x is
@@ -614,10 +620,12 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND>
 __device__ __forceinline__ void sgemm_fast_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
                                                 float alpha, const float *__restrict__ a, idx_t lda,
                                                 const float *__restrict__ b, idx_t ldb, float beta,
-                                                float *__restrict__ c, idx_t ldc, float *smem) {
+                                                float *__restrict__ c, idx_t ldc, idx_t m_read,
+                                                idx_t n_read, float *smem) {
   by_transposes(ta, tb, [&](auto ka, auto kb) {
     duet_fast::fast_tiles<BM, BN, BK, WM, WN, TM, TN, BAND, decltype(ka)::value,
-                          decltype(kb)::value>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, smem);
+                          decltype(kb)::value>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read,
+                                               n_read, smem);
   });
 }
 

@@ -74,10 +74,12 @@ static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k,
 
 /* ---- fast's plans ------------------------------------------------------------------------ */
 
-/* A matrix of a fast call: its memory, where it starts in it (floats) and its ld. */
+/* A matrix of a fast call: its memory, where it starts in it (floats), its ld, and for A and B
+ * how far along m (rows of op(A)) or n (columns of op(B)) its memory may be read: m or n, or
+ * more for a packed copy padded to whole tiles. */
 typedef struct {
   duet__arg mem;
-  size_t off, ld;
+  size_t off, ld, reach;
 } operand;
 
 typedef struct {
@@ -96,7 +98,7 @@ typedef struct {
   size_t sk_tiles; /* stream-K: the last tiles whose k iterations the units share (0: none) */
 } piece;
 
-enum { MAX_ARGS = 19 }; /* fast's stream-K signature, the longest here */
+enum { MAX_ARGS = 21 }; /* fast's stream-K signature, the longest here */
 typedef struct {
   duet__step step[8]; /* two packs, then up to three pieces of two launches each */
   duet__arg args[8][MAX_ARGS];
@@ -170,18 +172,25 @@ static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, pi
   return count;
 }
 
+static size_t round_up(size_t x, size_t g) { return duet__ceil_div(x, g) * g; }
+static int max_int(int x, int y) { return x > y ? x : y; }
+
 /* An operand whose ld is not a multiple of 4 loads one float at a time (n = 4095 on the H100:
  * 0.88 of n = 4096's rate). Where the multiply is long enough to pay for it, it is copied into
- * the arena at an ld that is, and the plan reads the copy. */
+ * the arena at an ld that is, and the plan reads the copy. The copy is padded along the tiles'
+ * side (m for A, n for B) to a whole number of `tile`s, so that the ragged last row or column of
+ * tiles loads without guards too (kernels_cu/gemm_fast.cuh, mac_tile); the padding is never
+ * written. `tile_rows`: that side is the stored rows (A, B^T), else the stored columns. */
 static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t rows, size_t cols,
-                 duet__arena_region r) {
-  const size_t ld = (cols + 3) / 4 * 4;
+                 int tile_rows, size_t tile, duet__arena_region r) {
+  const size_t ld = round_up(tile_rows ? cols : round_up(cols, tile), 4);
+  const size_t padded_rows = tile_rows ? round_up(rows, tile) : rows;
   const double copied = 8.0 * (double)rows * (double)cols; /* read and written */
   void *mem;
   if (x->ld % 4 == 0 || 2.0 * (double)f->m * (double)f->n * (double)f->k <
                             copied * ctx->tun[DUET__T_GEMM_PACK_MIN_INTENSITY])
     return;
-  if (duet__arena(ctx, r, rows * ld * sizeof(float), &mem) != DUET_OK) {
+  if (duet__arena(ctx, r, padded_rows * ld * sizeof(float), &mem) != DUET_OK) {
     ctx->last_error[0] = '\0'; /* an arena that cannot grow is no failure of this call */
     return;
   }
@@ -192,7 +201,7 @@ static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t 
                             {.kind = DUET__ARG_MEM, .u.mem = mem},
                             duet__arg_i64(ld)};
   add_step(p, DUET__K_COPY, rows, cols, 1, move, DUET__COUNT(move));
-  *x = (operand){{.kind = DUET__ARG_MEM, .u.mem = mem}, 0, ld};
+  *x = (operand){{.kind = DUET__ARG_MEM, .u.mem = mem}, 0, ld, tile_rows ? padded_rows : ld};
 }
 
 /* A stream-K piece's workspace: a slot of partial products per unit and per shared tile, and a
@@ -213,6 +222,14 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
   const size_t c_off = c->off + q->r0 * c->ld + q->c0;
   const int split = q->splits > 1;
+  /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
+   * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
+  const int *t = ctx->tun;
+  const int small = q->kernel == DUET__K_SGEMM_FAST_SMALL;
+  const size_t bm = (size_t)(small ? t[DUET__T_GEMM_FAST_SMALL_BM] : t[DUET__T_GEMM_FAST_BM]);
+  const size_t bn = (size_t)(small ? t[DUET__T_GEMM_FAST_SMALL_BN] : t[DUET__T_GEMM_FAST_BN]);
+  const size_t m_read = q->rows >= bm ? a->reach - q->r0 : q->rows;
+  const size_t n_read = q->cols >= bn ? b->reach - q->c0 : q->cols;
   const duet__arg work_mem = {.kind = DUET__ARG_MEM, .u.mem = work};
   const duet__arg args[] = {duet__arg_i32(f->ta),
                             duet__arg_i32(f->tb),
@@ -229,7 +246,9 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
                             duet__arg_f32(split ? 0.0f : f->beta),
                             split ? work_mem : c->mem,
                             duet__arg_i64(split ? 0 : c_off),
-                            duet__arg_i64(split ? q->cols : c->ld)};
+                            duet__arg_i64(split ? q->cols : c->ld),
+                            duet__arg_i64(m_read),
+                            duet__arg_i64(n_read)};
   if (q->sk_tiles) {
     duet__arg sk[MAX_ARGS];
     memcpy(sk, args, sizeof args);
@@ -282,8 +301,11 @@ static int run_fast(duet_ctx *ctx, fast_call f) {
     ctx->last_error[0] = '\0';
     for (unsigned i = 0; i < count; i++) pieces[i].splits = 1, pieces[i].sk_tiles = 0;
   }
-  pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, DUET__ARENA_PACK_A);
-  pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, DUET__ARENA_PACK_B);
+  const int *t = ctx->tun;
+  const size_t tile_m = (size_t)max_int(t[DUET__T_GEMM_FAST_BM], t[DUET__T_GEMM_FAST_SMALL_BM]);
+  const size_t tile_n = (size_t)max_int(t[DUET__T_GEMM_FAST_BN], t[DUET__T_GEMM_FAST_SMALL_BN]);
+  pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, !f.ta, tile_m, DUET__ARENA_PACK_A);
+  pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, f.tb, tile_n, DUET__ARENA_PACK_B);
   for (unsigned i = 0; i < count; i++) add_piece(ctx, &p, &f, &pieces[i], work, flags);
   return duet__run(ctx, p.step, p.n);
 }
@@ -326,9 +348,9 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
                          .k = k,
                          .alpha = alpha,
                          .beta = beta,
-                         .a = {duet__arg_mem(a), 0, lda},
-                         .b = {duet__arg_mem(b), 0, ldb},
-                         .c = {duet__arg_mem(c), 0, ldc}};
+                         .a = {duet__arg_mem(a), 0, lda, m},
+                         .b = {duet__arg_mem(b), 0, ldb, n},
+                         .c = {duet__arg_mem(c), 0, ldc, m}};
     return run_fast(ctx, f);
   }
   const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),

@@ -81,11 +81,11 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 #define MOVE_SIG "llmlml"        /* rows, cols, in, ld_in, out, ld_out */
 #define GEMM_SIG "iilllfmlmlfml" /* ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc */
 /* fast: each matrix with its offset in floats, so that a plan can give it a piece of C */
-#define FAST_SIG                                                                     \
-  "iilllfmllmllfmlls" /* ta, tb, m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, \
-                         c, c_off, ldc, scratch */
+#define FAST_SIG                                                                       \
+  "iilllfmllmllfmlllls" /* ta, tb, m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, \
+                           c, c_off, ldc, m_read, n_read, scratch */
 /* fast over a stream-K grid: FAST_SIG's matrices, then units, work, flags (see gemm.c) */
-#define FAST_SK_SIG "iilllfmllmllfmlllmms"
+#define FAST_SK_SIG "iilllfmllmllfmlllllmms"
 #define FAST_SK_ROW(NAME) \
   { NAME, DUET__G_GEMM_FAST, FAST_SK_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast }
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))

@@ -63,8 +63,9 @@ static void run(const harness_dev *dev, void *user) {
 }
 
 /* fast with a tuning that makes it take a plan at every size: the packing of operands with
- * unaligned lds (which pays only for long multiplies: the copies into the arena, at every
- * transpose, lds odd and even), or stream-K wherever a unit would idle. */
+ * unaligned lds (which pays only for long multiplies: the copies into the arena, padded to whole
+ * tiles that the kernels read past m and n, at every transpose, lds odd and even), stream-K
+ * wherever a unit would idle, or both. */
 typedef struct {
   const char *spec, *tag;
 } tuned;
@@ -93,7 +94,10 @@ int main(void) {
   harness_for_each_ctx(run, NULL);
   static tuned packed = {"GEMM_PACK_MIN_INTENSITY=0", "pack"};
   static tuned stream_k = {"GEMM_FAST_STREAMK=1", "streamk"};
+  /* packed copies padded to whole tiles, read past m and n by the stream-K kernels too */
+  static tuned both = {"GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STREAMK=1", "pack+streamk"};
   harness_for_each_ctx(run_tuned, &packed);
   harness_for_each_ctx(run_tuned, &stream_k);
+  harness_for_each_ctx(run_tuned, &both);
   return harness_end();
 }
