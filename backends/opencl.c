@@ -47,14 +47,15 @@ typedef struct {
   cl_event event; /* the marker of the latest record, or NULL */
 } cl_marker;
 
-/* A loaded kernel and the argument values it was last given. clSetKernelArg costs about 0.1 us
- * on NVIDIA, and sgemm has 13 arguments: setting only the values that changed keeps a repeated
- * call near the raw launch (duet-bench launch). */
+/* A loaded kernel and the argument values it was last given. clSetKernelArg costs about 0.3 us
+ * on NVIDIA (H100): setting only the values that changed keeps a repeated call near the raw
+ * launch (duet-bench launch). */
 #define CL_MAX_ARGS 24
 typedef struct {
   cl_kernel kernel;
   unsigned char set[CL_MAX_ARGS];
   cl_ulong value[CL_MAX_ARGS]; /* the argument's bytes; the scratch size for a __local one */
+  duet__gemm_scalars gemm;     /* a 'g' argument's value (a signature has at most one) */
   unsigned long frees;         /* the context's cl_impl.frees when the buffers were set */
 } cl_loaded;
 
@@ -641,22 +642,27 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   cl_int err = CL_SUCCESS;
   unsigned next = 0; /* the next entry of args; the signature's scratch letter takes none */
   for (cl_uint i = 0; sig[i]; i++) {
-    /* The value as the kernel gets it, zero-extended into `bytes`; clSetKernelArg reads it from
-     * the argument's union, each of whose members has its OpenCL type's size. */
-    cl_ulong bytes;
+    /* The value as the kernel gets it, zero-extended into `bytes` (a 'g' argument is compared
+     * and kept whole instead); clSetKernelArg reads it from the argument's union, each of whose
+     * members has its OpenCL type's size. */
+    cl_ulong bytes = 0;
     size_t size;
-    const void *at;
-    if (sig[i] == 's') {
+    const void *at = NULL;
+    const duet__arg *a = sig[i] == 's' ? NULL : &args[next++];
+    int same = loaded->set[i];
+    if (!a) {
       size = l->shared_bytes;
-      at = NULL;
       bytes = size;
     } else {
-      const duet__arg *a = &args[next++];
       at = &a->u;
       switch (a->kind) {
         case DUET__ARG_MEM: size = sizeof(cl_mem), bytes = (cl_ulong)(uintptr_t)a->u.mem; break;
         case DUET__ARG_I64: size = sizeof(cl_long), bytes = (cl_ulong)a->u.i64; break;
         case DUET__ARG_I32: size = sizeof(cl_int), bytes = (cl_uint)a->u.i32; break;
+        case DUET__ARG_GEMM:
+          size = sizeof a->u.gemm;
+          same = same && memcmp(&loaded->gemm, &a->u.gemm, size) == 0;
+          break;
         default: {
           cl_uint f32;
           memcpy(&f32, &a->u.f32, sizeof f32);
@@ -664,10 +670,11 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
         }
       }
     }
-    if (loaded->set[i] && loaded->value[i] == bytes && !(stale && sig[i] == 'm')) continue;
+    if (same && loaded->value[i] == bytes && !(stale && sig[i] == 'm')) continue;
     err = duet__cl.clSetKernelArg(kern, i, size, at);
     loaded->set[i] = err == CL_SUCCESS;
     loaded->value[i] = bytes;
+    if (a && a->kind == DUET__ARG_GEMM) loaded->gemm = a->u.gemm;
     if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
   }
   loaded->frees = frees;

@@ -22,6 +22,17 @@ inline int duet_test_warns(int x) {
 /* 64-bit indices throughout: rows * ld passes 2^31 for large matrices. */
 typedef long idx_t;
 
+/* The scalars of the simple sgemm kernels as one argument: src/manifest.h's duet__gemm_scalars,
+ * field for field (it says why). The kernels hand them on in BLAS order around the matrices a, b
+ * and c. */
+typedef struct {
+  long m, n, k, lda, ldb, ldc;
+  float alpha, beta;
+  int ta, tb;
+} duet__gemm_scalars;
+#define GEMM_SCALARS_AROUND(s, a, b, c) \
+  (s).ta, (s).tb, (s).m, (s).n, (s).k, (s).alpha, a, (s).lda, b, (s).ldb, (s).beta, c, (s).ldc
+
 /* Tiles along y are walked in a grid-stride loop because CUDA caps gridDim.y at 65535 and both
  * backends launch the same geometry. The bound depends only on the group id, so every work-item
  * of a work-group runs the same iterations and barriers inside the loop are reached by all. */

@@ -47,21 +47,22 @@ inline void gemm_per_element(const bool x_walks_rows, int ta, int tb, idx_t m, i
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
-__kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                               __global const float *restrict a, idx_t lda,
-                               __global const float *restrict b, idx_t ldb, float beta,
-                               __global float *restrict c, idx_t ldc) {
-  gemm_per_element(true, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+__kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_naive(duet__gemm_scalars s,
+                                                                   __global const float *restrict a,
+                                                                   __global const float *restrict b,
+                                                                   __global float *restrict c) {
+  gemm_per_element(true, GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
 /* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
  * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
  * operand is still re-read from global memory (L1/L2) k times. */
-__kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                                   __global const float *restrict a, idx_t lda,
-                                   __global const float *restrict b, idx_t ldb, float beta,
-                                   __global float *restrict c, idx_t ldc) {
-  gemm_per_element(false, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+__kernel BLOCK(GEMM_SIMPLE_X,
+               GEMM_SIMPLE_Y) void duet_sgemm_coalesced(duet__gemm_scalars s,
+                                                        __global const float *restrict a,
+                                                        __global const float *restrict b,
+                                                        __global float *restrict c) {
+  gemm_per_element(false, GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
 /* tiled: a GEMM_TILE x GEMM_TILE work-group computes the same-sized tile of C, one element per
@@ -70,10 +71,10 @@ __kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_coalesced(int ta, i
  * are zero-filled, so the inner product needs no bounds check, and work-items outside C still
  * load and reach both barriers: an early return here would leave the work-group waiting at the
  * barrier (seed 000's "what will happen here?"). */
-__kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                               __global const float *restrict a, idx_t lda,
-                               __global const float *restrict b, idx_t ldb, float beta,
-                               __global float *restrict c, idx_t ldc, __local float *smem) {
+inline void sgemm_tiled_body(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                             __global const float *restrict a, idx_t lda,
+                             __global const float *restrict b, idx_t ldb, float beta,
+                             __global float *restrict c, idx_t ldc, __local float *smem) {
   __local float *as = smem, *bs = smem + GEMM_TILE * GEMM_TILE;
   const int tx = get_local_id(0), ty = get_local_id(1);
   const idx_t j = (idx_t)get_group_id(0) * GEMM_TILE + tx;
@@ -92,4 +93,11 @@ __kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(int ta, int tb, idx_t
     }
     if (i < m && j < n) store_c(c, i * ldc + j, alpha, acc, beta);
   }
+}
+__kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(duet__gemm_scalars s,
+                                                           __global const float *restrict a,
+                                                           __global const float *restrict b,
+                                                           __global float *restrict c,
+                                                           __local float *smem) {
+  sgemm_tiled_body(GEMM_SCALARS_AROUND(s, a, b, c), smem);
 }

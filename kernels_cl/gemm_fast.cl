@@ -83,10 +83,10 @@
 #error "register: each work-item must load whole shares of the tiles"
 #endif
 
-__kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgemm_register(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t lda, __global const float *restrict b, idx_t ldb, float beta, __global float *restrict c,
-    idx_t ldc, __local float *smem) {
+inline void sgemm_register_body(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                                __global const float *restrict a, idx_t lda,
+                                __global const float *restrict b, idx_t ldb, float beta,
+                                __global float *restrict c, idx_t ldc, __local float *smem) {
   const int BM = GEMM_REG_BM, BN = GEMM_REG_BN, BK = GEMM_REG_BK, TM = GEMM_REG_TM,
             TN = GEMM_REG_TN;
   __local float *as = smem; /* BM x BK, row-major: as[r * BK + p] = op(A)(m0 + r, p0 + p) */
@@ -147,6 +147,12 @@ __kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgem
       }
     }
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgemm_register(
+    duet__gemm_scalars s, __global const float *restrict a, __global const float *restrict b,
+    __global float *restrict c, __local float *smem) {
+  sgemm_register_body(GEMM_SCALARS_AROUND(s, a, b, c), smem);
 }
 
 /* ------------------------------------------------------------------------------------------ */

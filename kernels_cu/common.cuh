@@ -9,6 +9,11 @@
 /* 64-bit indices throughout: rows * ld passes 2^31 for large matrices. */
 typedef long long idx_t;
 
+/* The simple sgemm kernels take their scalars as one duet__gemm_scalars s (src/manifest.h says
+ * why) and hand them on in BLAS order around the matrices a, b and c. */
+#define GEMM_SCALARS_AROUND(s, a, b, c) \
+  (s).ta, (s).tb, (s).m, (s).n, (s).k, (s).alpha, a, (s).lda, b, (s).ldb, (s).beta, c, (s).ldc
+
 /* The tuning database of src/duet_tunables.h as a compile-time table: a kernel template over a
  * set index S reads its tunables with TUN(S, NAME), so each instantiation is compiled with
  * exactly the values that the core sizes its launches with. */

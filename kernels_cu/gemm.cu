@@ -56,22 +56,18 @@ __device__ __forceinline__ void gemm_per_element(int ta, int tb, idx_t m, idx_t 
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
 template <int S>
-__global__ void duet_sgemm_naive(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                                 const float *__restrict__ a, idx_t lda,
-                                 const float *__restrict__ b, idx_t ldb, float beta,
-                                 float *__restrict__ c, idx_t ldc) {
-  gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, true>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+__global__ void duet_sgemm_naive(duet__gemm_scalars s, const float *__restrict__ a,
+                                 const float *__restrict__ b, float *__restrict__ c) {
+  gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, true>(GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
 /* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
  * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
  * operand is still re-read from global memory (L1/L2) k times. */
 template <int S>
-__global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                                     const float *__restrict__ a, idx_t lda,
-                                     const float *__restrict__ b, idx_t ldb, float beta,
-                                     float *__restrict__ c, idx_t ldc) {
-  gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, false>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+__global__ void duet_sgemm_coalesced(duet__gemm_scalars s, const float *__restrict__ a,
+                                     const float *__restrict__ b, float *__restrict__ c) {
+  gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, false>(GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
 /* tiled: a GEMM_TILE x GEMM_TILE block computes the same-sized tile of C, one element per
@@ -80,12 +76,11 @@ __global__ void duet_sgemm_coalesced(int ta, int tb, idx_t m, idx_t n, idx_t k, 
  * zero-filled, so the inner product needs no bounds check, and threads outside C still load and
  * reach both barriers: an early return here would leave the block waiting at __syncthreads
  * (seed 000's "what will happen here?"). */
-template <int S>
-__global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                                 const float *__restrict__ a, idx_t lda,
-                                 const float *__restrict__ b, idx_t ldb, float beta,
-                                 float *__restrict__ c, idx_t ldc) {
-  constexpr int GEMM_TILE = tiled_cfg<S>::TILE;
+template <int GEMM_TILE>
+__device__ __forceinline__ void sgemm_tiled_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                 float alpha, const float *__restrict__ a,
+                                                 idx_t lda, const float *__restrict__ b, idx_t ldb,
+                                                 float beta, float *__restrict__ c, idx_t ldc) {
   extern __shared__ float smem[];
   float *as = smem, *bs = smem + GEMM_TILE * GEMM_TILE;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -105,6 +100,11 @@ __global__ void duet_sgemm_tiled(int ta, int tb, idx_t m, idx_t n, idx_t k, floa
     }
     if (i < m && j < n) store_c(c, i * ldc + j, alpha, acc, beta);
   }
+}
+template <int S>
+__global__ void duet_sgemm_tiled(duet__gemm_scalars s, const float *__restrict__ a,
+                                 const float *__restrict__ b, float *__restrict__ c) {
+  sgemm_tiled_body<tiled_cfg<S>::TILE>(GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM)[] = {

@@ -36,13 +36,11 @@ FAST_CFG(fast_small_cfg, GEMM_FAST_SMALL_)
 
 template <int S>
 __global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
-    duet_sgemm_register(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                        const float *__restrict__ a, idx_t lda, const float *__restrict__ b,
-                        idx_t ldb, float beta, float *__restrict__ c, idx_t ldc) {
+    duet_sgemm_register(duet__gemm_scalars s, const float *__restrict__ a,
+                        const float *__restrict__ b, float *__restrict__ c) {
   using C = register_cfg<S>;
   extern __shared__ float smem[];
-  sgemm_register_body<C::BM, C::BN, C::BK, C::TM, C::TN>(ta, tb, m, n, k, alpha, a, lda, b, ldb,
-                                                         beta, c, ldc, smem);
+  sgemm_register_body<C::BM, C::BN, C::BK, C::TM, C::TN>(GEMM_SCALARS_AROUND(s, a, b, c), smem);
 }
 
 /* fast works on the matrices that start a_off, b_off and c_off floats into their buffers, as the

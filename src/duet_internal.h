@@ -229,6 +229,12 @@ static inline duet__arg duet__arg_f32(float v) {
   a.u.f32 = v;
   return a;
 }
+static inline duet__arg duet__arg_gemm(duet__gemm_scalars v) {
+  duet__arg a;
+  a.kind = DUET__ARG_GEMM;
+  a.u.gemm = v;
+  return a;
+}
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,13 @@ typedef struct {
 
 /* Kernel arguments, passed in the kernel's parameter order. A __local/shared scratch argument
  * is not listed: the backend derives it from duet__launch.shared_bytes and the signature. */
-typedef enum { DUET__ARG_MEM, DUET__ARG_I64, DUET__ARG_I32, DUET__ARG_F32 } duet__arg_kind;
+typedef enum {
+  DUET__ARG_MEM,
+  DUET__ARG_I64,
+  DUET__ARG_I32,
+  DUET__ARG_F32,
+  DUET__ARG_GEMM
+} duet__arg_kind;
 typedef struct {
   duet__arg_kind kind;
   union {
@@ -33,12 +39,14 @@ typedef struct {
     long long i64;
     int i32;
     float f32;
+    duet__gemm_scalars gemm;
   } u;
 } duet__arg;
 
-/* The longest plan (launches per call) and argument list the core takes. */
+/* The longest plan (launches per call) and argument list the core takes (fast's stream-K
+ * kernels take 21; src/launch.c codes a list's kinds in 3 bits each of 64). */
 #define DUET__MAX_PLAN 8
-#define DUET__MAX_ARGS 24
+#define DUET__MAX_ARGS 21
 
 /* One launch of a call, as it would have been enqueued. */
 typedef struct {

@@ -353,10 +353,17 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
                          .c = {duet__arg_mem(c), 0, ldc, m}};
     return run_fast(ctx, f);
   }
-  const duet__arg args[] = {duet__arg_i32(ta),  duet__arg_i32(tb),   duet__arg_i64(m),
-                            duet__arg_i64(n),   duet__arg_i64(k),    duet__arg_f32(alpha),
-                            duet__arg_mem(a),   duet__arg_i64(lda),  duet__arg_mem(b),
-                            duet__arg_i64(ldb), duet__arg_f32(beta), duet__arg_mem(c),
-                            duet__arg_i64(ldc)};
+  const duet__gemm_scalars s = {.m = (long long)m,
+                                .n = (long long)n,
+                                .k = (long long)k,
+                                .lda = (long long)lda,
+                                .ldb = (long long)ldb,
+                                .ldc = (long long)ldc,
+                                .alpha = alpha,
+                                .beta = beta,
+                                .ta = ta,
+                                .tb = tb};
+  const duet__arg args[] = {duet__arg_gemm(s), duet__arg_mem(a), duet__arg_mem(b),
+                            duet__arg_mem(c)};
   return DUET__LAUNCH(ctx, gemm_variants[v].kernel, m, n, args);
 }

@@ -9,12 +9,15 @@
 #include "duet_internal.h"
 
 /* The signature's letter of each duet__arg_kind, in the enum's order. */
-#define KIND_LETTERS "mlif"
+#define KIND_LETTERS "mlifg"
+#define KIND_BITS 3
+_Static_assert(sizeof KIND_LETTERS - 1 <= 1u << KIND_BITS, "a kind must fit its bits");
+_Static_assert(DUET__MAX_ARGS *KIND_BITS <= 64, "an argument list's kinds must fit a code");
 
-/* An argument list's kinds, two bits each, the first lowest. */
+/* An argument list's kinds, KIND_BITS each, the first lowest. */
 static uint64_t kinds_of(const duet__arg *args, unsigned n) {
   uint64_t code = 0;
-  for (unsigned i = 0; i < n; i++) code |= (uint64_t)args[i].kind << (2 * i);
+  for (unsigned i = 0; i < n; i++) code |= (uint64_t)args[i].kind << (KIND_BITS * i);
   return code;
 }
 
@@ -30,7 +33,7 @@ static void signature_kinds(const char *sig, duet__loaded *k) {
       k->nargs = UINT_MAX;
       return;
     }
-    k->kinds |= (uint64_t)(at - KIND_LETTERS) << (2 * k->nargs++);
+    k->kinds |= (uint64_t)(at - KIND_LETTERS) << (KIND_BITS * k->nargs++);
   }
 }
 

@@ -78,8 +78,8 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 }
 
 /* ---- the rows -------------------------------------------------------------------------------- */
-#define MOVE_SIG "llmlml"        /* rows, cols, in, ld_in, out, ld_out */
-#define GEMM_SIG "iilllfmlmlfml" /* ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc */
+#define MOVE_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out */
+#define GEMM_SIG "gmmm"   /* the scalars (duet__gemm_scalars), a, b, c */
 /* fast: each matrix with its offset in floats, so that a plan can give it a piece of C */
 #define FAST_SIG                                                                       \
   "iilllfmllmllfmlllls" /* ta, tb, m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, \

@@ -66,6 +66,7 @@ static cl_int set_arg(cl_kernel k, cl_uint i, char kind, const duet__arg *a, siz
     case 'm': return duet__cl.clSetKernelArg(k, i, sizeof(cl_mem), &a->u.mem);
     case 'l': return duet__cl.clSetKernelArg(k, i, sizeof(cl_long), &a->u.i64);
     case 'i': return duet__cl.clSetKernelArg(k, i, sizeof(cl_int), &a->u.i32);
+    case 'g': return duet__cl.clSetKernelArg(k, i, sizeof(duet__gemm_scalars), &a->u.gemm);
     default: return duet__cl.clSetKernelArg(k, i, sizeof(cl_float), &a->u.f32);
   }
 }
