@@ -51,6 +51,10 @@
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move
+ * GEMM_SKINNY_S           skinny sgemm: the most rows (or columns) of C a strip may have
+ * GEMM_FAST_SKINNY        1: fast runs a strip of at most GEMM_SKINNY_S rows of C (B not
+ *                         transposed) or columns (A transposed) with the skinny kernel, the thin
+ *                         operand times the other one read along the strip; 0: never
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
  * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
@@ -105,7 +109,9 @@
   X(GEMM_SPLITK_MAX,          8,   8,   8) \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK,        5,   5,   5) \
-  X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256)
+  X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \
+  X(GEMM_SKINNY_S,            4,   4,   4) \
+  X(GEMM_FAST_SKINNY,         1,   1,   1)
 // clang-format on
 
 typedef enum {

@@ -105,10 +105,11 @@ typedef struct {
   unsigned n;
 } plan;
 
-static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned z,
+/* blocks: 0 for the grid of the kernel's tiles over rows x cols, else a 1D grid of that many. */
+static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned z, size_t blocks,
                      const duet__arg *args, unsigned nargs) {
   memcpy(p->args[p->n], args, nargs * sizeof *args);
-  p->step[p->n] = (duet__step){k, rows, cols, z, p->args[p->n], nargs, 0};
+  p->step[p->n] = (duet__step){k, rows, cols, z, p->args[p->n], nargs, blocks};
   p->n++;
 }
 
@@ -140,11 +141,33 @@ static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   return tiles < u ? tiles : tiles % u + u;
 }
 
+/* The skinny kernel's blocks: 256 outputs along the piece's long side each. */
+static size_t skinny_blocks(const piece *q) {
+  return duet__ceil_div(q->rows <= q->cols ? q->cols : q->rows, 256);
+}
+
+/* A piece a few rows thin whose B is read along its rows, or a few columns thin whose A^T is read
+ * along its columns (n = 4097 on the H100: the 1 x 4097 last row), takes the skinny kernel: a
+ * matrix-vector product, split along k until its blocks give each compute unit about four, with
+ * at least 64 of k per slice. The small tile's split-K ran that row at a third of cuBLAS's
+ * speed (1 x 4097 x 4097: 0.083 ms against 0.028). */
+static void skinny_plan(const duet_ctx *ctx, int ta, int tb, size_t k, piece *q) {
+  const size_t thin = (size_t)ctx->tun[DUET__T_GEMM_SKINNY_S];
+  if (!ctx->tun[DUET__T_GEMM_FAST_SKINNY] || !((q->rows <= thin && !tb) || (q->cols <= thin && ta)))
+    return;
+  size_t s = duet__ceil_div(4 * units(ctx), skinny_blocks(q));
+  if (s > k / 64) s = k / 64;
+  q->kernel = DUET__K_SGEMM_SKINNY;
+  q->splits = s > 1 ? (unsigned)s : 1;
+  q->sk_tiles = 0;
+}
+
 /* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
  * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 SMs: 561
  * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
  * and split-K as few tiles do. */
-static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, piece out[3]) {
+static unsigned cut_pieces(const duet_ctx *ctx, int ta, int tb, size_t m, size_t n, size_t k,
+                           piece out[3]) {
   const int *t = ctx->tun;
   const size_t bm = (size_t)t[DUET__T_GEMM_FAST_BM], bn = (size_t)t[DUET__T_GEMM_FAST_BN];
   const size_t cut_m = m > bm && m % bm <= bm / 2 ? m % bm : 0;
@@ -168,6 +191,7 @@ static unsigned cut_pieces(const duet_ctx *ctx, size_t m, size_t n, size_t k, pi
     out[i].kernel = fast_plan(ctx, out[i].rows, out[i].cols, k, &out[i].splits);
     out[i].sk_tiles =
         out[i].kernel == DUET__K_SGEMM_FAST ? stream_k_tiles(ctx, out[i].rows, out[i].cols) : 0;
+    skinny_plan(ctx, ta, tb, k, &out[i]);
   }
   return count;
 }
@@ -200,7 +224,7 @@ static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t 
                             duet__arg_i64(x->ld),
                             {.kind = DUET__ARG_MEM, .u.mem = mem},
                             duet__arg_i64(ld)};
-  add_step(p, DUET__K_COPY, rows, cols, 1, move, DUET__COUNT(move));
+  add_step(p, DUET__K_COPY, rows, cols, 1, 0, move, DUET__COUNT(move));
   *x = (operand){{.kind = DUET__ARG_MEM, .u.mem = mem}, 0, ld, tile_rows ? padded_rows : ld};
 }
 
@@ -257,17 +281,19 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
     sk[DUET__COUNT(args) + 2] = (duet__arg){.kind = DUET__ARG_MEM, .u.mem = flags};
     /* the kernel for these transposes: the ids run nn, nt, tn, tt */
     const duet__kernel sk_kernel = DUET__K_SGEMM_FAST_SK_NN + 2 * !!f->ta + !!f->tb;
-    add_step(p, sk_kernel, q->rows, q->cols, 1, sk, DUET__COUNT(args) + 3);
-    p->step[p->n - 1].blocks = big_tiles(ctx, q->rows, q->cols) - q->sk_tiles + units(ctx);
+    add_step(p, sk_kernel, q->rows, q->cols, 1,
+             big_tiles(ctx, q->rows, q->cols) - q->sk_tiles + units(ctx), sk,
+             DUET__COUNT(args) + 3);
     return;
   }
-  add_step(p, q->kernel, q->rows, q->cols, q->splits, args, DUET__COUNT(args));
+  const size_t blocks = q->kernel == DUET__K_SGEMM_SKINNY ? skinny_blocks(q) : 0;
+  add_step(p, q->kernel, q->rows, q->cols, q->splits, blocks, args, DUET__COUNT(args));
   if (!split) return;
   const duet__arg reduce[] = {duet__arg_i64(q->rows),        duet__arg_i64(q->cols),
                               duet__arg_i32((int)q->splits), work_mem,
                               duet__arg_f32(f->beta),        c->mem,
                               duet__arg_i64(c_off),          duet__arg_i64(c->ld)};
-  add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, reduce, DUET__COUNT(reduce));
+  add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, 0, reduce, DUET__COUNT(reduce));
 }
 
 /* fast: the operands packed where that pays, C in pieces, each piece split along k where its
@@ -276,7 +302,7 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
 static int run_fast(duet_ctx *ctx, fast_call f) {
   plan p = {.n = 0};
   piece pieces[3];
-  const unsigned count = cut_pieces(ctx, f.m, f.n, f.k, pieces);
+  const unsigned count = cut_pieces(ctx, f.ta, f.tb, f.m, f.n, f.k, pieces);
   size_t work_bytes = 0, flag_bytes = 0;
   for (unsigned i = 0; i < count; i++) {
     piece *q = &pieces[i];

@@ -76,6 +76,12 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
   shape_fast(T(GEMM_FAST_SMALL_BM), T(GEMM_FAST_SMALL_BN), T(GEMM_FAST_SMALL_BK),
              T(GEMM_FAST_SMALL_WM), T(GEMM_FAST_SMALL_WN), s);
 }
+/* skinny: 64 x 4 threads over 256 outputs along the strip, 4 of them per thread for each of up
+ * to SKINNY_S thin rows, and the 4 k groups' partial sums in shared memory. The plan gives its
+ * grid (1D, gemm.c). */
+static void shape_sgemm_skinny(const int *t, duet__shape *s) {
+  *s = (duet__shape){256, T(GEMM_SKINNY_S), 64, 4, (size_t)4 * T(GEMM_SKINNY_S) * 256 * F, 0};
+}
 
 /* ---- the rows -------------------------------------------------------------------------------- */
 #define MOVE_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out */
@@ -134,4 +140,7 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     /* m, n, splits, work, beta, c, c_off, ldc: C = sum of the slices + beta * C */
     [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfmll",
                                      TRANSPOSE_TUNABLES, shape_copy},
+    /* fast's arguments (a strip's plan takes it in place of the small tile); grid z: split-K */
+    [DUET__K_SGEMM_SKINNY] = {"duet_sgemm_skinny", DUET__G_GEMM_FAST, FAST_SIG,
+                              DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny},
 };

@@ -75,7 +75,7 @@ static uint64_t kernel_tunables(void) {
 static int zero_allowed(int t) {
   return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_TRANSPOSE_VEC ||
          t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK ||
-         t == DUET__T_GEMM_PACK_MIN_INTENSITY;
+         t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY;
 }
 
 /* $DUET_TUNE: "NAME=V,NAME=V", each V a positive integer (zero_allowed ones may be 0). A backend
