@@ -23,7 +23,6 @@
  *     65535), splits); get_num_groups(2) > 1 is split-K (see duet_sgemm_fast).
  *   splitk_reduce: TRANSPOSE_TILE x TRANSPOSE_ROWS (the copy's block; the kernel itself takes
  *     any 2D work-group and any grid).
- *   skinny: 64 x 4 work-items over 256 outputs along a strip of C (duet_sgemm_skinny).
  * Local memory (the last, __local argument):
  *   register: (BM + BN) * BK floats.
  *   fast: 2 * BK * (BM + BN + 8) floats (two buffers, rows padded by 4 floats) + 16 bytes:
@@ -36,9 +35,6 @@
  * reach these kernels. Plain OpenCL C 1.2: no vendor extension is needed. */
 #ifndef GEMM_REG_BM
 #define GEMM_REG_BM 128
-#endif
-#ifndef GEMM_SKINNY_S
-#define GEMM_SKINNY_S 4
 #endif
 #ifndef GEMM_REG_BN
 #define GEMM_REG_BN 128
@@ -705,108 +701,4 @@ __kernel BLOCK(TRANSPOSE_TILE,
       for (int z = 0; z < splits; z++) s += w[z * slab];
       store_c(c, i * ldc + j, 1.0f, s, beta);
     }
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* skinny: a strip of C a few rows or columns thin (fast's strips, src/gemm.c).                */
-
-/* The thin side of a strip is S <= GEMM_SKINNY_S rows (m <= GEMM_SKINNY_S and !tb: C's rows are
- * a few rows of op(A) times B, read along n) or else columns (n <= GEMM_SKINNY_S and ta: op(A) is
- * A^T, read along m); call the long side L (n, or m) and the operand read along it v:
- * C(s, l) = sum_p u(s, p) v(p, l), u the thin operand. A strip is a matrix-vector product, bound
- * by reading v once; the tiled kernels reload the thin operand through local memory for every BK
- * step and keep few loads in flight (the H100: 1 x 4097 x 4097 at a third of cuBLAS's speed).
- * Work-group: 64 x SKINNY_KG work-items over 256 outputs along L, each item 4 of them (a float4
- * of v where ld and alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the
- * SKINNY_KG partial sums meet in local memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats, the last
- * argument). 1D grid of ceil(L / 256) work-groups; get_num_groups(2) split-K slices as in
- * fast_tiles (slice z writes alpha * its sum to c + z * m * ldc, beta ignored). Any m, n, k, ld.
- * fast's argument list, so that a strip's plan can take it in place of the small tile; m_read
- * and n_read are not needed (it reads inside m x k and k x n only). */
-#define SKINNY_LX 64
-#define SKINNY_LT (4 * SKINNY_LX)
-#define SKINNY_KG 4
-
-/* This item's 4 elements of v's row p from l on, e of which exist. */
-inline float4 skinny_load(__global const float *restrict v, idx_t ldv, idx_t p, idx_t l, int e,
-                          bool vec) {
-  __global const float *src = v + p * ldv + l;
-  if (vec) return *(__global const float4 *)src;
-  return (float4)(e > 0 ? src[0] : 0.0f, e > 1 ? src[1] : 0.0f, e > 2 ? src[2] : 0.0f,
-                  e > 3 ? src[3] : 0.0f);
-}
-inline void skinny_mac(__global const float *restrict u, idx_t us, idx_t up, idx_t S, idx_t p,
-                       float4 x, float acc[GEMM_SKINNY_S][4]) {
-#pragma unroll
-  for (int s = 0; s < GEMM_SKINNY_S; s++)
-    if (s < S) {
-      const float w = u[s * us + p * up];
-      acc[s][0] = fma(w, x.x, acc[s][0]);
-      acc[s][1] = fma(w, x.y, acc[s][1]);
-      acc[s][2] = fma(w, x.z, acc[s][2]);
-      acc[s][3] = fma(w, x.w, acc[s][3]);
-    }
-}
-
-__kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void duet_sgemm_skinny(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
-    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
-    __local float *smem) {
-  a += a_off;
-  b += b_off;
-  c += c_off;
-  const bool thin_rows = !tb && m <= GEMM_SKINNY_S;
-  const idx_t S = thin_rows ? m : n, L = thin_rows ? n : m;
-  __global const float *restrict v = thin_rows ? b : a;
-  const idx_t ldv = thin_rows ? ldb : lda;
-  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
-  __global const float *restrict u = thin_rows ? a : b;
-  const idx_t us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
-  const idx_t up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
-  const idx_t cs = thin_rows ? ldc : 1, cl = thin_rows ? 1 : ldc;
-  const int splits = get_num_groups(2);
-  idx_t kbeg = 0, kend = k;
-  if (splits > 1) {
-    const idx_t kc = (k + splits - 1) / splits;
-    kbeg = min(k, (idx_t)get_group_id(2) * kc);
-    kend = min(k, kbeg + kc);
-    c += (idx_t)get_group_id(2) * m * ldc;
-    beta = 0.0f;
-  }
-  const int tx = get_local_id(0), ty = get_local_id(1);
-  const idx_t l = (idx_t)get_group_id(0) * SKINNY_LT + 4 * tx;
-  const int e = (int)max((idx_t)0, min((idx_t)4, L - l)); /* this item's outputs along L */
-  const bool vec = e == 4 && (ldv & 3) == 0 && ((uintptr_t)(v + l) & 15) == 0;
-  float acc[GEMM_SKINNY_S][4];
-#pragma unroll
-  for (int s = 0; s < GEMM_SKINNY_S; s++)
-#pragma unroll
-    for (int j = 0; j < 4; j++) acc[s][j] = 0.0f;
-  /* Four k indices per step, so that four loads of v are in flight at once. */
-  idx_t p = kbeg + ty;
-  for (; p + 3 * SKINNY_KG < kend; p += 4 * SKINNY_KG) {
-    float4 x[4];
-#pragma unroll
-    for (int q = 0; q < 4; q++) x[q] = skinny_load(v, ldv, p + q * SKINNY_KG, l, e, vec);
-#pragma unroll
-    for (int q = 0; q < 4; q++) skinny_mac(u, us, up, S, p + q * SKINNY_KG, x[q], acc);
-  }
-  for (; p < kend; p += SKINNY_KG)
-    skinny_mac(u, us, up, S, p, skinny_load(v, ldv, p, l, e, vec), acc);
-
-    /* The SKINNY_KG partial sums of each output, added in k-group order. */
-#pragma unroll
-  for (int s = 0; s < GEMM_SKINNY_S; s++)
-#pragma unroll
-    for (int j = 0; j < 4; j++) smem[(ty * GEMM_SKINNY_S + s) * SKINNY_LT + 4 * tx + j] = acc[s][j];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int o = ty * SKINNY_LX + tx; o < GEMM_SKINNY_S * SKINNY_LT; o += SKINNY_KG * SKINNY_LX) {
-    const int s = o / SKINNY_LT, j = o % SKINNY_LT;
-    const idx_t lo = (idx_t)get_group_id(0) * SKINNY_LT + j;
-    if (s >= S || lo >= L) continue;
-    float sum = 0.0f;
-    for (int g = 0; g < SKINNY_KG; g++) sum += smem[(g * GEMM_SKINNY_S + s) * SKINNY_LT + j];
-    store_c(c, s * cs + lo * cl, alpha, sum, beta);
-  }
 }

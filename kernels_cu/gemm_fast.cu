@@ -81,26 +81,6 @@ __global__ void __launch_bounds__(fast_cfg<S>::bx, fast_cfg<S>::min_blocks)
       (unsigned)units, work, flags);
 }
 
-/* skinny (sgemm_skinny_body): fast's argument list, so that a strip's plan can take it in place
- * of the small tile; m_read and n_read are not needed (it reads inside m x k and k x n only). */
-template <int S>
-struct skinny_cfg {
-  static constexpr int SMAX = TUN(S, GEMM_SKINNY_S), KG = SKINNY_KG;
-  static constexpr unsigned bx = SKINNY_LX, by = KG;
-  static constexpr size_t smem = sgemm_skinny_smem<SMAX, KG>();
-};
-template <int S>
-__global__ void __launch_bounds__(SKINNY_LX *SKINNY_KG)
-    duet_sgemm_skinny(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-                      const float *__restrict__ a, idx_t a_off, idx_t lda,
-                      const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
-                      float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t, idx_t) {
-  using C = skinny_cfg<S>;
-  extern __shared__ float smem[];
-  sgemm_skinny_body<C::SMAX, C::KG>(ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta,
-                                    c + c_off, ldc, smem);
-}
-
 template <int S>
 __global__ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
                                          const float *__restrict__ work, float beta,
@@ -131,7 +111,6 @@ extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {
     DUET__FOR_EACH_SET(FAST_ROW, fast_cfg)
     DUET__FOR_EACH_SET(SK_ROWS, )
     DUET_CU_KERNEL(duet_sgemm_splitk_reduce, tile_rows_cfg)
-    DUET_CU_KERNEL(duet_sgemm_skinny, skinny_cfg)
     DUET_CU_END};
 // clang-format on
 

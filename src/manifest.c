@@ -141,6 +141,6 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfmll",
                                      TRANSPOSE_TUNABLES, shape_copy},
     /* fast's arguments (a strip's plan takes it in place of the small tile); grid z: split-K */
-    [DUET__K_SGEMM_SKINNY] = {"duet_sgemm_skinny", DUET__G_GEMM_FAST, FAST_SIG,
+    [DUET__K_SGEMM_SKINNY] = {"duet_sgemm_skinny", DUET__G_GEMM_SKINNY, FAST_SIG,
                               DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny},
 };

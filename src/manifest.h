@@ -17,12 +17,13 @@
  * the first use of one of its kernels. A file may serve two groups with different tunables:
  * from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM reaches
  * the file as GEMM_FAST_BM), so one source holds one algorithm at two tile shapes. */
-#define DUET__GROUPS(X)                        \
-  X(COPY, "copy", "copy", 0, 0)                \
-  X(TRANSPOSE, "transpose", "transpose", 0, 0) \
-  X(GEMM, "gemm", "gemm", 0, 0)                \
-  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0) \
-  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_")
+#define DUET__GROUPS(X)                                                                \
+  X(COPY, "copy", "copy", 0, 0)                                                        \
+  X(TRANSPOSE, "transpose", "transpose", 0, 0)                                         \
+  X(GEMM, "gemm", "gemm", 0, 0)                                                        \
+  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                         \
+  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_") \
+  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)
 
 typedef enum {
 #define DUET__GROUP_ENUM(id, ...) DUET__G_##id,
