@@ -12,7 +12,9 @@
 #define KIND_LETTERS "mlifg"
 #define KIND_BITS 3
 _Static_assert(sizeof KIND_LETTERS - 1 <= 1u << KIND_BITS, "a kind must fit its bits");
-_Static_assert(DUET__MAX_ARGS *KIND_BITS <= 64, "an argument list's kinds must fit a code");
+_Static_assert(64 >= KIND_BITS * DUET__MAX_ARGS, "an argument list's kinds must fit a code");
+/* kernels_cl/common.cl declares the same struct: 64 bytes with no padding on every host. */
+_Static_assert(sizeof(duet__gemm_scalars) == 64, "duet__gemm_scalars must match its OpenCL twin");
 
 /* An argument list's kinds, KIND_BITS each, the first lowest. */
 static uint64_t kinds_of(const duet__arg *args, unsigned n) {
