@@ -141,9 +141,12 @@ static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   return tiles < u ? tiles : tiles % u + u;
 }
 
-/* The skinny kernel's blocks: 256 outputs along the piece's long side each. */
-static size_t skinny_blocks(const piece *q) {
-  return duet__ceil_div(q->rows <= q->cols ? q->cols : q->rows, 256);
+/* The skinny kernel's blocks: one per tile_x outputs (its manifest shape) along the piece's long
+ * side. */
+static size_t skinny_blocks(const duet_ctx *ctx, const piece *q) {
+  duet__shape s;
+  duet__manifest[DUET__K_SGEMM_SKINNY].shape(ctx->tun, &s);
+  return duet__ceil_div(q->rows <= q->cols ? q->cols : q->rows, s.tile_x);
 }
 
 /* A piece a few rows thin whose B is read along its rows, or a few columns thin whose A^T is read
@@ -155,7 +158,7 @@ static void skinny_plan(const duet_ctx *ctx, int ta, int tb, size_t k, piece *q)
   const size_t thin = (size_t)ctx->tun[DUET__T_GEMM_SKINNY_S];
   if (!ctx->tun[DUET__T_GEMM_FAST_SKINNY] || !((q->rows <= thin && !tb) || (q->cols <= thin && ta)))
     return;
-  size_t s = duet__ceil_div(4 * units(ctx), skinny_blocks(q));
+  size_t s = duet__ceil_div(4 * units(ctx), skinny_blocks(ctx, q));
   if (s > k / 64) s = k / 64;
   q->kernel = DUET__K_SGEMM_SKINNY;
   q->splits = s > 1 ? (unsigned)s : 1;
@@ -286,7 +289,7 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
              DUET__COUNT(args) + 3);
     return;
   }
-  const size_t blocks = q->kernel == DUET__K_SGEMM_SKINNY ? skinny_blocks(q) : 0;
+  const size_t blocks = q->kernel == DUET__K_SGEMM_SKINNY ? skinny_blocks(ctx, q) : 0;
   add_step(p, q->kernel, q->rows, q->cols, q->splits, blocks, args, DUET__COUNT(args));
   if (!split) return;
   const duet__arg reduce[] = {duet__arg_i64(q->rows),        duet__arg_i64(q->cols),
