@@ -8,6 +8,7 @@
  *   TRANSPOSE_ROWS  rows of work-items in a work-group; the tiled variants
  *                   move TRANSPOSE_TILE / TRANSPOSE_ROWS elements each (8)
  *   TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS  the same two for padded (32, 8)
+ *   TRANSPOSE_PADDED_BAND  padded's TRANSPOSE_BAND (32)
  *   TRANSPOSE_VEC   padded: 1 loads float4s along the rows of `in` where it can (0)
  *   TRANSPOSE_WIDE_TILE  padded-wide: rows of `in` per tile, the length of its pieces of the
  *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
@@ -29,6 +30,9 @@
 #endif
 #ifndef TRANSPOSE_PADDED_ROWS
 #define TRANSPOSE_PADDED_ROWS 8
+#endif
+#ifndef TRANSPOSE_PADDED_BAND
+#define TRANSPOSE_PADDED_BAND 32
 #endif
 #ifndef TRANSPOSE_VEC
 #define TRANSPOSE_VEC 0
@@ -64,15 +68,16 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t r
  * rows of 256 bytes and they meet in pairs. Edge tiles and unaligned `in` load in scalars. The
  * stores stay scalar: on the H100, float4 stores along rows of `out` cost 1.6-1.8 times the L2
  * write sectors and ran up to 14% slower (docs/results/h100.md).
- * tile, rows_per, pad and vec are constants at every call, so once inlined the loops unroll by
+ * tile, rows_per, pad, band and vec are constants at every call, so once inlined the loops unroll by
  * themselves; an unroll pragma here would be read before inlining, and PoCL warns that it
  * cannot honour it. */
-inline void transpose_tiled(const int tile, const int rows_per, const int pad, const int vec,
-                            idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
-                            __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
+inline void transpose_tiled(const int tile, const int rows_per, const int pad, const int band,
+                            const int vec, idx_t rows, idx_t cols, __global const float *restrict in,
+                            idx_t ld_in, __global float *restrict out, idx_t ld_out,
+                            __local float *tile_mem) {
   const int stride = tile + pad;
   const int tx = get_local_id(0), ty = get_local_id(1);
-  const tile_xy t = band_order(TRANSPOSE_BAND);
+  const tile_xy t = band_order(band);
   const idx_t col0 = (idx_t)t.x * tile;
   const int n_cols = tile_span(cols, col0, tile);
   /* This work-item's slots: row ty of the tile while loading, column ty while storing. */
@@ -169,8 +174,8 @@ inline void transpose_wide(const int cols_per, const int tall, const int rows_pe
 __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
                                        idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                        __local float *tile_mem) {
-  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, 0, rows, cols, in, ld_in, out, ld_out,
-                  tile_mem);
+  transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, TRANSPOSE_BAND, 0, rows, cols, in, ld_in, out,
+                  ld_out, tile_mem);
 }
 
 /* padded: the same at PADDED_TILE x PADDED_ROWS with the tile padded to [TILE][TILE+1],
@@ -178,8 +183,8 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(idx
 __kernel BLOCK(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS) void duet_transpose_padded(
     idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
     __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
-  transpose_tiled(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS, 1, TRANSPOSE_VEC, rows, cols, in,
-                  ld_in, out, ld_out, tile_mem);
+  transpose_tiled(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS, 1, TRANSPOSE_PADDED_BAND,
+                  TRANSPOSE_VEC, rows, cols, in, ld_in, out, ld_out, tile_mem);
 }
 
 /* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */

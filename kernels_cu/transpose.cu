@@ -7,6 +7,7 @@
  *   TRANSPOSE_ROWS  rows of threads in a block; the tiled variants move
  *                   TRANSPOSE_TILE / TRANSPOSE_ROWS elements per thread (8)
  *   TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS  the same two for padded (32, 8)
+ *   TRANSPOSE_PADDED_BAND  padded's TRANSPOSE_BAND (32)
  *   TRANSPOSE_VEC   padded: 1 loads float4s along the rows of `in` where it can (0)
  *   TRANSPOSE_WIDE_TILE  padded-wide: rows of `in` per tile, the length of its pieces of the
  *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
@@ -31,18 +32,19 @@ constexpr int blocks_for_regs(int threads, int regs) {
  * blocks of 512). On the H100, padded's 64 x 64 tiles with float4 loads run 0.7% faster at 40
  * than at 32 (4 blocks); at 32 x 32 the float4 loads take it to 40 registers without a cap, 6
  * blocks, and 0.866 of cudaMemcpy against 0.947 at 30. */
-template <int TILE_, int ROWS_, int PAD_, int VEC_>
+template <int TILE_, int ROWS_, int PAD_, int VEC_, int BAND_>
 struct staged_cfg {
-  static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_, VEC = VEC_;
+  static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_, VEC = VEC_, BAND = BAND_;
   static constexpr unsigned bx = TILE, by = ROWS;
   static constexpr size_t smem = (size_t)TILE * (TILE + PAD) * sizeof(float);
   static constexpr int min_blocks = blocks_for_regs(TILE * ROWS, 24 + 2 * (TILE / ROWS));
 };
 template <int S>
-struct coalesced_cfg : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 0, 0> {};
+struct coalesced_cfg
+    : staged_cfg<TUN(S, TRANSPOSE_TILE), TUN(S, TRANSPOSE_ROWS), 0, 0, TUN(S, TRANSPOSE_BAND)> {};
 template <int S>
 struct padded_cfg : staged_cfg<TUN(S, TRANSPOSE_PADDED_TILE), TUN(S, TRANSPOSE_PADDED_ROWS), 1,
-                               TUN(S, TRANSPOSE_VEC)> {};
+                               TUN(S, TRANSPOSE_VEC), TUN(S, TRANSPOSE_PADDED_BAND)> {};
 /* padded-wide: TILE columns by WIDE_TILE rows of `in`, and 8 rows more for its shift. It asks
  * for 48 registers where the block has 8 rows of threads or more, no cap otherwise: the H100's
  * set loads 17 rows per thread, which 48 registers hold without spills (5 blocks of 256
@@ -149,8 +151,7 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
  * tile's piece of `out`, reading a column of the padded tile (banks (row + j) % 32: distinct). */
 template <int COLS, int TALL, int ROWS, int BAND>
 __device__ __forceinline__ void transpose_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
-                                               idx_t ld_in, float *__restrict__ out,
-                                               idx_t ld_out) {
+                                               idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
   extern __shared__ float tile_mem[];
   constexpr int stride = COLS + 1, LOADED = TALL + 8;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -178,7 +179,8 @@ __device__ __forceinline__ void transpose_wide(idx_t rows, idx_t cols, const flo
 #pragma unroll
         for (int e = 0; e < TALL; e += COLS) {
           const int r = b + e + tx;
-          if ((TALL % COLS == 0 || e + tx < TALL) && r < n_rows) orow[row0 + r] = tile_mem[r * stride + c];
+          if ((TALL % COLS == 0 || e + tx < TALL) && r < n_rows)
+            orow[row0 + r] = tile_mem[r * stride + c];
         }
         if (row0 == 0)
           for (int r = tx; r < b && r < n_rows; r += COLS) orow[r] = tile_mem[r * stride + c];
@@ -189,13 +191,13 @@ __device__ __forceinline__ void transpose_wide(idx_t rows, idx_t cols, const flo
 }
 
 /* One kernel per staged variant, each an instantiation of transpose_tiled with its cfg. */
-#define STAGED_KERNEL(name, cfg)                                                                \
-  template <int S>                                                                              \
-  __global__ void __launch_bounds__(cfg<S>::bx * cfg<S>::by, cfg<S>::min_blocks)                \
-      name(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,                   \
-           float *__restrict__ out, idx_t ld_out) {                                             \
-    transpose_tiled<cfg<S>::TILE, cfg<S>::ROWS, cfg<S>::PAD, TUN(S, TRANSPOSE_BAND),            \
-                    cfg<S>::VEC>(rows, cols, in, ld_in, out, ld_out);                           \
+#define STAGED_KERNEL(name, cfg)                                                         \
+  template <int S>                                                                       \
+  __global__ void __launch_bounds__(cfg<S>::bx * cfg<S>::by, cfg<S>::min_blocks)         \
+      name(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,            \
+           float *__restrict__ out, idx_t ld_out) {                                      \
+    transpose_tiled<cfg<S>::TILE, cfg<S>::ROWS, cfg<S>::PAD, cfg<S>::BAND, cfg<S>::VEC>( \
+        rows, cols, in, ld_in, out, ld_out);                                             \
   }
 
 /* coalesced: TILE x TILE shared tile, no padding (bank conflicts on the column read). */
@@ -206,10 +208,10 @@ STAGED_KERNEL(duet_transpose_padded, padded_cfg)
 
 /* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */
 template <int S>
-__global__ void __launch_bounds__(padded_wide_cfg<S>::bx * padded_wide_cfg<S>::by,
+__global__ void __launch_bounds__(padded_wide_cfg<S>::bx *padded_wide_cfg<S>::by,
                                   padded_wide_cfg<S>::min_blocks)
-    duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
-                                           idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
+    duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
+                               float *__restrict__ out, idx_t ld_out) {
   using C = padded_wide_cfg<S>;
   transpose_wide<C::COLS, C::TALL, C::ROWS, TUN(S, TRANSPOSE_BAND)>(rows, cols, in, ld_in, out,
                                                                     ld_out);
@@ -217,7 +219,6 @@ __global__ void __launch_bounds__(padded_wide_cfg<S>::bx * padded_wide_cfg<S>::b
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
     DUET_CU_KERNEL(duet_transpose_naive, naive_cfg)
-    DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
-    DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
-    DUET_CU_KERNEL(duet_transpose_padded_wide, padded_wide_cfg)
-    DUET_CU_END};
+        DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
+            DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
+                DUET_CU_KERNEL(duet_transpose_padded_wide, padded_wide_cfg) DUET_CU_END};

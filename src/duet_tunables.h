@@ -25,6 +25,7 @@
  * TRANSPOSE_TILE, _ROWS   transpose and copy: a TILE x TILE tile moved by a TILE x ROWS block
  * TRANSPOSE_BAND          tiled transposes: tile columns per band of the block order
  * TRANSPOSE_PADDED_TILE, _ROWS  padded's tile side and block rows (TILE x ROWS threads)
+ * TRANSPOSE_PADDED_BAND   padded: its own TRANSPOSE_BAND (its tiles may be larger)
  * TRANSPOSE_VEC           padded: 1 loads float4s along rows of `in` where ld_in allows; 0 never
  * TRANSPOSE_WIDE_TILE     padded-wide: rows of `in` per tile (TRANSPOSE_TILE columns), the
  *                         length of the sector-aligned pieces of out's rows it writes
@@ -60,7 +61,9 @@
  * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
  * 1-3% in a sweep of 17 transpose shapes; padded with 64 x 64 tiles of 64 x 8 threads and
  * float4 loads beats 32 x 32 tiles by 1.5% at 8192^2, and padded-wide at 128 rows beats 64 by 8-9%
- * at 4095^2 and 4097^2, in two sweeps of 26-50 shapes; the fast tiles and the split-K policy from a
+ * at 4095^2 and 4097^2, in two sweeps of 26-50 shapes; padded's band 32 beats 8 by 0.7% at 8192^2
+ * (0.1862 against 0.1876 ms, launches back to back as duet-bench times them), while padded-wide
+ * keeps 8, 0.5-1% ahead of 32; the fast tiles and the split-K policy from a
  * sweep of about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
  * (docs/manifest.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, padded-wide
  * never beats padded, so AUTO does not take it, float4 loads make padded slower; fast at 64 x 64
@@ -75,6 +78,7 @@
   X(TRANSPOSE_BAND,          32,   8,  32) \
   X(TRANSPOSE_PADDED_TILE,   32,  64,  32) \
   X(TRANSPOSE_PADDED_ROWS,    8,   8,   4) \
+  X(TRANSPOSE_PADDED_BAND,   32,  32,  32) \
   X(TRANSPOSE_VEC,            0,   1,   0) \
   X(TRANSPOSE_WIDE_TILE,    128, 128,  64) \
   X(TRANSPOSE_WIDE_ROWS,      8,   8,   4) \

@@ -48,12 +48,21 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
   harness_expect(&c, n > 0, "no tunables");
   harness_expect_status(&c, duet_ctx_tunable(ctx, n, &name, &value), DUET_EINVAL, ctx,
                         "duet_ctx_tunable past the last");
-  /* src/tuning.c's refinement: nvidia-sm80 keeps transpose AUTO off padded-wide on OpenCL alone */
+  /* src/tuning.c's refinements of nvidia-sm80 on OpenCL alone: transpose AUTO stays off
+   * padded-wide, and padded keeps band 8 where CUDA's takes 32. */
+  static const struct {
+    const char *name;
+    int cuda, opencl;
+  } refined[] = {{"TRANSPOSE_AUTO_ALIGN", 32, 0}, {"TRANSPOSE_PADDED_BAND", 32, 8}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
-      if (!strcmp(name, "TRANSPOSE_AUTO_ALIGN"))
-        harness_expect(&c, (value == 0) == (dev->backend == DUET_BACKEND_OPENCL),
-                       "TRANSPOSE_AUTO_ALIGN = %d on %s", value, duet_backend_name(dev->backend));
+      for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)
+        if (!strcmp(name, refined[r].name)) {
+          const int want =
+              dev->backend == DUET_BACKEND_OPENCL ? refined[r].opencl : refined[r].cuda;
+          harness_expect(&c, value == want, "%s = %d on %s, not %d", name, value,
+                         duet_backend_name(dev->backend), want);
+        }
   harness_case_end(&c);
 }
 

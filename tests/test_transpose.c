@@ -7,9 +7,11 @@ typedef struct {
 } shape;
 
 /* {300, 260}: ld_in 260 takes padded's float4 loads, with edge tiles on both sides, and ld_out
- * 300 (not a multiple of 8) shifts padded-wide's pieces over more than one tall tile. */
-static const shape small[] = {{1, 1},   {1, 1000},  {1000, 1},   {31, 33},  {32, 32},
-                              {33, 31}, {100, 257}, {1000, 999}, {300, 260}};
+ * 300 (not a multiple of 8) shifts padded-wide's pieces over more than one tall tile.
+ * {70, 2200}: more tile columns than a band of the block order holds at any set's tile and band
+ * (32 tiles of 64 or of 32 columns), and a narrower last band. */
+static const shape small[] = {{1, 1},   {1, 1000},  {1000, 1},   {31, 33},   {32, 32},
+                              {33, 31}, {100, 257}, {1000, 999}, {300, 260}, {70, 2200}};
 /* More tiles down the rows than one launch may have (CUDA caps gridDim.y at 65535), so the
  * kernels' grid-stride loop over y is exercised on every device, cheaply. */
 static const shape tall = {(1u << 21) + 1, 1};
