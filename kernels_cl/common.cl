@@ -83,3 +83,25 @@ inline operand col_of_op(int trans, idx_t c, idx_t ld) {
 inline void store_c(__global float *c, idx_t at, float alpha, float acc, float beta) {
   c[at] = beta == 0.0f ? alpha * acc : alpha * acc + beta * c[at];
 }
+
+/* Split-K, where the grid has slices along dimension 2: slice z takes k in [beg, end) =
+ * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
+ * writes alpha times its partial product into its own m x ldc slab of the workspace, so *c moves
+ * there and *beta becomes 0 (the reduction applies C's beta). With one slice: all of k, and c and
+ * beta as they are. */
+typedef struct {
+  idx_t beg, end;
+} k_range;
+inline k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc, __global float *restrict *c,
+                            float *beta) {
+  const int slices = get_num_groups(2);
+  k_range r = {0, k};
+  if (slices > 1) {
+    const idx_t kc = ((k + slices - 1) / slices + step - 1) / step * step;
+    r.beg = min(k, (idx_t)get_group_id(2) * kc);
+    r.end = min(k, r.beg + kc);
+    *c += (idx_t)get_group_id(2) * m * ldc;
+    *beta = 0.0f;
+  }
+  return r;
+}

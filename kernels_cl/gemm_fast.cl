@@ -473,18 +473,9 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
                        __local float *smem) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
   smem = align16(smem);
-  /* Split-K: slice z of get_num_groups(2) takes k in [z * kc, min(k, (z + 1) * kc)), kc a
-   * multiple of BK, and writes alpha * acc to its own m x ldc slab of the workspace (beta
-   * ignored). */
-  const int splits = get_num_groups(2);
-  idx_t kbeg = 0, kend = k;
-  if (splits > 1) {
-    const idx_t kc = ((k + splits - 1) / splits + BK - 1) / BK * BK;
-    kbeg = min(k, (idx_t)get_group_id(2) * kc);
-    kend = min(k, kbeg + kc);
-    c += (idx_t)get_group_id(2) * m * ldc;
-    beta = 0.0f;
-  }
+  /* Split-K (common.cl): the slices are whole BK steps of k. */
+  const k_range ks = splitk_slice(k, BK, m, ldc, &c, &beta);
+  const idx_t kbeg = ks.beg, kend = ks.end;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
   const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;

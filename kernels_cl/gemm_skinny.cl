@@ -22,8 +22,8 @@
  * Work-group: 64 x SKINNY_KG work-items over 256 outputs along L, each item 4 of them (a float4
  * of v where ld and alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the
  * SKINNY_KG partial sums meet in local memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats, the last
- * argument). 1D grid of ceil(L / 256) work-groups; get_num_groups(2) split-K slices as in
- * fast_tiles (slice z writes alpha * its sum to c + z * m * ldc, beta ignored). Any m, n, k, ld.
+ * argument). 1D grid of ceil(L / 256) work-groups; get_num_groups(2) split-K slices
+ * (splitk_slice in common.cl, slices of any length). Any m, n, k, ld.
  * fast's argument list, so that a strip's plan can take it in place of the small tile; m_read
  * and n_read are not needed (it reads inside m x k and k x n only). */
 #define SKINNY_LX 64
@@ -68,15 +68,8 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
   const idx_t us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
   const idx_t up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
   const idx_t cs = thin_rows ? ldc : 1, cl = thin_rows ? 1 : ldc;
-  const int splits = get_num_groups(2);
-  idx_t kbeg = 0, kend = k;
-  if (splits > 1) {
-    const idx_t kc = (k + splits - 1) / splits;
-    kbeg = min(k, (idx_t)get_group_id(2) * kc);
-    kend = min(k, kbeg + kc);
-    c += (idx_t)get_group_id(2) * m * ldc;
-    beta = 0.0f;
-  }
+  const k_range ks = splitk_slice(k, 1, m, ldc, &c, &beta);
+  const idx_t kbeg = ks.beg, kend = ks.end;
   const int tx = get_local_id(0), ty = get_local_id(1);
   const idx_t l = (idx_t)get_group_id(0) * SKINNY_LT + 4 * tx;
   const int e = (int)max((idx_t)0, min((idx_t)4, L - l)); /* this item's outputs along L */

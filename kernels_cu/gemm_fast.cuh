@@ -447,17 +447,9 @@ __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alph
                                            const float *__restrict__ b, idx_t ldb, float beta,
                                            float *__restrict__ c, idx_t ldc, idx_t m_read,
                                            idx_t n_read, float *smem) {
-  /* Split-K: slice z of gridDim.z takes k in [z * kc, min(k, (z + 1) * kc)), kc a multiple of BK,
-   * and writes alpha * acc to its own m x ldc slab of the workspace (beta ignored). */
-  const int splits = gridDim.z;
-  idx_t kbeg = 0, kend = k;
-  if (splits > 1) {
-    const idx_t kc = ((k + splits - 1) / splits + BK - 1) / BK * BK;
-    kbeg = min(k, (idx_t)blockIdx.z * kc);
-    kend = min(k, kbeg + kc);
-    c += (idx_t)blockIdx.z * m * ldc;
-    beta = 0.0f;
-  }
+  /* Split-K (common.cuh): the slices are whole BK steps of k. */
+  const k_range ks = splitk_slice(k, BK, m, ldc, c, beta);
+  const idx_t kbeg = ks.beg, kend = ks.end;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
   const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;

@@ -21,8 +21,8 @@
  * Block: 64 x KG threads (blockDim.x = 64, blockDim.y = KG) over 256 outputs along L, each
  * thread 4 of them (a float4 of v where ld and alignment allow) for every thin row, and k
  * index ty, ty + KG, ...; the KG partial sums meet in shared memory (KG * SMAX * 256 floats).
- * 1D grid of ceil(L / 256) blocks; gridDim.z split-K slices as in fast_tiles (slice z writes
- * alpha * its sum to c + z * m * ldc, beta ignored). Any m, n, k, ld. */
+ * 1D grid of ceil(L / 256) blocks; gridDim.z split-K slices (splitk_slice in common.cuh, slices
+ * of any length). Any m, n, k, ld. */
 constexpr int SKINNY_LX = 64, SKINNY_LT = 4 * SKINNY_LX, SKINNY_KG = 4;
 template <int SMAX, int KG>
 __host__ __device__ constexpr size_t sgemm_skinny_smem() {
@@ -44,15 +44,8 @@ __device__ __forceinline__ void sgemm_skinny_body(int ta, int tb, idx_t m, idx_t
   const idx_t us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
   const idx_t up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
   const idx_t cs = thin_rows ? ldc : 1, cl = thin_rows ? 1 : ldc;
-  const int splits = gridDim.z;
-  idx_t kbeg = 0, kend = k;
-  if (splits > 1) {
-    const idx_t kc = (k + splits - 1) / splits;
-    kbeg = min(k, (idx_t)blockIdx.z * kc);
-    kend = min(k, kbeg + kc);
-    c += (idx_t)blockIdx.z * m * ldc;
-    beta = 0.0f;
-  }
+  const k_range ks = splitk_slice(k, 1, m, ldc, c, beta);
+  const idx_t kbeg = ks.beg, kend = ks.end;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const idx_t l = (idx_t)blockIdx.x * SKINNY_LT + 4 * tx;
   const int e = (int)max((idx_t)0, min((idx_t)4, L - l)); /* this thread's outputs along L */

@@ -48,10 +48,23 @@ static size_t units(const duet_ctx *ctx) {
   return ctx->caps.compute_units ? ctx->caps.compute_units : 1;
 }
 
+/* The piece of C one block of fast's big kernel (small 0) or of its small one covers. */
+typedef struct {
+  size_t m, n;
+} fast_tile;
+static fast_tile fast_tile_of(const duet_ctx *ctx, int small) {
+  const int *t = ctx->tun;
+  return small ? (fast_tile){(size_t)t[DUET__T_GEMM_FAST_SMALL_BM],
+                             (size_t)t[DUET__T_GEMM_FAST_SMALL_BN]}
+               : (fast_tile){(size_t)t[DUET__T_GEMM_FAST_BM], (size_t)t[DUET__T_GEMM_FAST_BN]};
+}
+static size_t tiles_over(fast_tile d, size_t rows, size_t cols) {
+  return duet__ceil_div(rows, d.m) * duet__ceil_div(cols, d.n);
+}
+
 /* fast's big tiles over a rows x cols piece of C. */
 static size_t big_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
-  return duet__ceil_div(rows, (size_t)ctx->tun[DUET__T_GEMM_FAST_BM]) *
-         duet__ceil_div(cols, (size_t)ctx->tun[DUET__T_GEMM_FAST_BN]);
+  return tiles_over(fast_tile_of(ctx, 0), rows, cols);
 }
 
 /* How fast covers C: the big tile where it gives enough tiles to fill the compute units, else
@@ -62,8 +75,7 @@ static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k,
   *splits = 1;
   if (big_tiles(ctx, m, n) * 100 >= units(ctx) * (size_t)t[DUET__T_GEMM_FAST_BIG_PCT])
     return DUET__K_SGEMM_FAST;
-  const size_t small = duet__ceil_div(m, (size_t)t[DUET__T_GEMM_FAST_SMALL_BM]) *
-                       duet__ceil_div(n, (size_t)t[DUET__T_GEMM_FAST_SMALL_BN]);
+  const size_t small = tiles_over(fast_tile_of(ctx, 1), m, n);
   const size_t slots = units(ctx) * (size_t)t[DUET__T_GEMM_FAST_SMALL_PER_CU];
   size_t s = small >= slots ? 1 : (slots + small / 2) / small;
   if (s > (size_t)t[DUET__T_GEMM_SPLITK_MAX]) s = (size_t)t[DUET__T_GEMM_SPLITK_MAX];
@@ -134,8 +146,8 @@ static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   const int *t = ctx->tun;
   const size_t pct = (size_t)t[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
   const size_t tiles = big_tiles(ctx, rows, cols), slots = duet__ceil_div(tiles, u) * u;
-  const int whole =
-      rows % (size_t)t[DUET__T_GEMM_FAST_BM] == 0 && cols % (size_t)t[DUET__T_GEMM_FAST_BN] == 0;
+  const fast_tile big = fast_tile_of(ctx, 0);
+  const int whole = rows % big.m == 0 && cols % big.n == 0;
   if (!pct || tiles >= UINT32_MAX) return 0;
   if ((slots - tiles) * 100 < pct * slots && !(tiles < u && whole)) return 0;
   return tiles < u ? tiles : tiles % u + u;
@@ -172,7 +184,8 @@ static void skinny_plan(const duet_ctx *ctx, int ta, int tb, size_t k, piece *q)
 static unsigned cut_pieces(const duet_ctx *ctx, int ta, int tb, size_t m, size_t n, size_t k,
                            piece out[3]) {
   const int *t = ctx->tun;
-  const size_t bm = (size_t)t[DUET__T_GEMM_FAST_BM], bn = (size_t)t[DUET__T_GEMM_FAST_BN];
+  const fast_tile big = fast_tile_of(ctx, 0);
+  const size_t bm = big.m, bn = big.n;
   const size_t cut_m = m > bm && m % bm <= bm / 2 ? m % bm : 0;
   const size_t cut_n = n > bn && n % bn <= bn / 2 ? n % bn : 0;
   unsigned splits, best = 0;
@@ -200,7 +213,6 @@ static unsigned cut_pieces(const duet_ctx *ctx, int ta, int tb, size_t m, size_t
 }
 
 static size_t round_up(size_t x, size_t g) { return duet__ceil_div(x, g) * g; }
-static int max_int(int x, int y) { return x > y ? x : y; }
 
 /* An operand whose ld is not a multiple of 4 loads one float at a time (n = 4095 on the H100:
  * 0.88 of n = 4096's rate). Where the multiply is long enough to pay for it, it is copied into
@@ -235,8 +247,8 @@ static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t 
  * flag per shared tile (kernels_cu/gemm_fast.cuh, fast_stream_k). */
 static size_t sk_slots(const duet_ctx *ctx, const piece *q) { return units(ctx) + q->sk_tiles; }
 static size_t sk_slot_bytes(const duet_ctx *ctx) {
-  return (size_t)ctx->tun[DUET__T_GEMM_FAST_BM] * (size_t)ctx->tun[DUET__T_GEMM_FAST_BN] *
-         sizeof(float);
+  const fast_tile big = fast_tile_of(ctx, 0);
+  return big.m * big.n * sizeof(float);
 }
 
 /* A piece's launches: one, or split-K's two: the slices write alpha * their partial product into
@@ -251,12 +263,9 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   const int split = q->splits > 1;
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
-  const int *t = ctx->tun;
-  const int small = q->kernel == DUET__K_SGEMM_FAST_SMALL;
-  const size_t bm = (size_t)(small ? t[DUET__T_GEMM_FAST_SMALL_BM] : t[DUET__T_GEMM_FAST_BM]);
-  const size_t bn = (size_t)(small ? t[DUET__T_GEMM_FAST_SMALL_BN] : t[DUET__T_GEMM_FAST_BN]);
-  const size_t m_read = q->rows >= bm ? a->reach - q->r0 : q->rows;
-  const size_t n_read = q->cols >= bn ? b->reach - q->c0 : q->cols;
+  const fast_tile tile = fast_tile_of(ctx, q->kernel == DUET__K_SGEMM_FAST_SMALL);
+  const size_t m_read = q->rows >= tile.m ? a->reach - q->r0 : q->rows;
+  const size_t n_read = q->cols >= tile.n ? b->reach - q->c0 : q->cols;
   const duet__arg work_mem = {.kind = DUET__ARG_MEM, .u.mem = work};
   const duet__arg args[] = {duet__arg_i32(f->ta),
                             duet__arg_i32(f->tb),
@@ -330,9 +339,9 @@ static int run_fast(duet_ctx *ctx, fast_call f) {
     ctx->last_error[0] = '\0';
     for (unsigned i = 0; i < count; i++) pieces[i].splits = 1, pieces[i].sk_tiles = 0;
   }
-  const int *t = ctx->tun;
-  const size_t tile_m = (size_t)max_int(t[DUET__T_GEMM_FAST_BM], t[DUET__T_GEMM_FAST_SMALL_BM]);
-  const size_t tile_n = (size_t)max_int(t[DUET__T_GEMM_FAST_BN], t[DUET__T_GEMM_FAST_SMALL_BN]);
+  const fast_tile big = fast_tile_of(ctx, 0), small = fast_tile_of(ctx, 1);
+  const size_t tile_m = big.m > small.m ? big.m : small.m;
+  const size_t tile_n = big.n > small.n ? big.n : small.n;
   pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, !f.ta, tile_m, DUET__ARENA_PACK_A);
   pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, f.tb, tile_n, DUET__ARENA_PACK_B);
   for (unsigned i = 0; i < count; i++) add_piece(ctx, &p, &f, &pieces[i], work, flags);
