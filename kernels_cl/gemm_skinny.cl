@@ -106,3 +106,87 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
     store_c(c, s * cs + lo * cl, alpha, sum, beta);
   }
 }
+
+/* skinny-dot: the strips whose long operand is read across k, which skinny cannot take: S <=
+ * GEMM_SKINNY_S columns with A not transposed (C(l, s) = row l of A . column s of op(B)), or else
+ * rows with B transposed (C(s, l) = row s of op(A) . row l of B). Row l of that operand v is
+ * contiguous along k, so each output is a dot product: a warp per l, DOT_RY of them per
+ * work-group, its lanes reading float4s of the row (where ld and alignment allow) while the thin
+ * operand's DOT_KC-wide chunk waits in local memory for all of them; the lanes' partial sums meet
+ * in the same local memory at the end (GEMM_SKINNY_S * DOT_KC floats, the last argument). 1D
+ * grid of ceil(L / DOT_RY) work-groups; get_num_groups(2) split-K slices (splitk_slice, whole
+ * float4s). */
+#define DOT_LX 32
+#define DOT_RY 8
+#define DOT_KC 512
+
+__kernel __attribute__((reqd_work_group_size(DOT_LX, DOT_RY, 1))) void duet_sgemm_skinny_dot(
+    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
+    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
+    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
+    __local float *smem) {
+  a += a_off;
+  b += b_off;
+  c += c_off;
+  const bool thin_cols = !ta && n <= GEMM_SKINNY_S;
+  const idx_t S = thin_cols ? n : m, L = thin_cols ? m : n;
+  __global const float *restrict v = thin_cols ? a : b;
+  const idx_t ldv = thin_cols ? lda : ldb;
+  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
+  __global const float *restrict u = thin_cols ? b : a;
+  const idx_t us = thin_cols ? (tb ? ldb : 1) : (ta ? 1 : lda);
+  const idx_t up = thin_cols ? (tb ? 1 : ldb) : (ta ? lda : 1);
+  const idx_t cs = thin_cols ? 1 : ldc, cl = thin_cols ? ldc : 1;
+  const k_range ks = splitk_slice(k, 4, m, ldc, &c, &beta);
+  const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * DOT_LX + tx;
+  const idx_t l = (idx_t)get_group_id(0) * DOT_RY + ty;
+  const bool live = l < L;
+  __global const float *restrict row = v + (live ? l : 0) * ldv;
+  const bool vec = ((ldv & 3) | ((size_t)v & 15)) == 0; /* slices start on whole float4s */
+  float acc[GEMM_SKINNY_S];
+#pragma unroll
+  for (int s = 0; s < GEMM_SKINNY_S; s++) acc[s] = 0.0f;
+  for (idx_t p0 = ks.beg; p0 < ks.end; p0 += DOT_KC) {
+    const int kl = (int)min((idx_t)DOT_KC, ks.end - p0);
+    /* u's chunk, zero past S and k */
+    __global const float *restrict uc = u + p0 * up;
+#pragma unroll 1
+    for (int s = 0; s < GEMM_SKINNY_S; s++)
+      for (int q = tid; q < DOT_KC; q += DOT_LX * DOT_RY)
+        smem[s * DOT_KC + q] = s < S && q < kl ? uc[s * us + q * up] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (live) {
+      float4 x[DOT_KC / (4 * DOT_LX)];
+#pragma unroll
+      for (int j = 0; j < DOT_KC / (4 * DOT_LX); j++) {
+        const int q = 4 * tx + j * 4 * DOT_LX;
+        __global const float *src = row + p0 + q;
+        /* a cast, not vload4: NVIDIA compiles vload4 to four scalar loads */
+        if (vec && q + 4 <= kl)
+          x[j] = *(__global const float4 *)src;
+        else
+          x[j] = (float4)(q < kl ? src[0] : 0.0f, q + 1 < kl ? src[1] : 0.0f,
+                          q + 2 < kl ? src[2] : 0.0f, q + 3 < kl ? src[3] : 0.0f);
+      }
+#pragma unroll
+      for (int j = 0; j < DOT_KC / (4 * DOT_LX); j++) {
+        const int q = 4 * tx + j * 4 * DOT_LX;
+#pragma unroll
+        for (int s = 0; s < GEMM_SKINNY_S; s++) {
+          const float4 w = vload4(0, smem + s * DOT_KC + q);
+          acc[s] = fma(x[j].x, w.x, fma(x[j].y, w.y, fma(x[j].z, w.z, fma(x[j].w, w.w, acc[s]))));
+        }
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next chunk overwrites u's */
+  }
+  /* The DOT_LX lanes' partial sums of each output, added in lane order. */
+#pragma unroll
+  for (int s = 0; s < GEMM_SKINNY_S; s++) smem[(ty * GEMM_SKINNY_S + s) * DOT_LX + tx] = acc[s];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (live && tx < S) {
+    float sum = 0.0f;
+    for (int i = 0; i < DOT_LX; i++) sum += smem[(ty * GEMM_SKINNY_S + tx) * DOT_LX + i];
+    store_c(c, tx * cs + l * cl, alpha, sum, beta);
+  }
+}

@@ -126,5 +126,108 @@ __global__ void __launch_bounds__(SKINNY_LX *SKINNY_KG)
                                     c + c_off, ldc, smem);
 }
 
+/* skinny-dot: the strips whose long operand is read across k, which skinny cannot take: S <=
+ * SMAX columns with A not transposed (C(l, s) = row l of A . column s of op(B)), or else rows
+ * with B transposed (C(s, l) = row s of op(A) . row l of B). Row l of that operand v is
+ * contiguous along k, so each output is a dot product: a warp per l, DOT_RY of them per block,
+ * its lanes reading float4s of the row (where ld and alignment allow) while the thin operand's
+ * DOT_KC-wide chunk waits in shared memory for all of them; the lanes' partial sums meet in the
+ * same shared memory at the end. 1D grid of ceil(L / DOT_RY) blocks; gridDim.z split-K slices
+ * (splitk_slice, whole float4s). */
+constexpr int DOT_LX = 32, DOT_RY = 8, DOT_KC = 512;
+template <int SMAX>
+__host__ __device__ constexpr size_t sgemm_dot_smem() {
+  return (size_t)SMAX * DOT_KC * sizeof(float); /* >= DOT_RY * SMAX * DOT_LX for the sums */
+}
+
+template <int SMAX>
+__device__ __forceinline__ void sgemm_dot_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                               float alpha, const float *__restrict__ a, idx_t lda,
+                                               const float *__restrict__ b, idx_t ldb, float beta,
+                                               float *__restrict__ c, idx_t ldc, float *smem) {
+  const bool thin_cols = !ta && n <= SMAX;
+  const idx_t S = thin_cols ? n : m, L = thin_cols ? m : n;
+  const float *__restrict__ v = thin_cols ? a : b;
+  const idx_t ldv = thin_cols ? lda : ldb;
+  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
+  const float *__restrict__ u = thin_cols ? b : a;
+  const idx_t us = thin_cols ? (tb ? ldb : 1) : (ta ? 1 : lda);
+  const idx_t up = thin_cols ? (tb ? 1 : ldb) : (ta ? lda : 1);
+  const idx_t cs = thin_cols ? 1 : ldc, cl = thin_cols ? ldc : 1;
+  const k_range ks = splitk_slice(k, 4, m, ldc, c, beta);
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * DOT_LX + tx;
+  const idx_t l = (idx_t)blockIdx.x * DOT_RY + ty;
+  const bool live = l < L;
+  const float *__restrict__ row = v + (live ? l : 0) * ldv;
+  const bool vec = ((ldv & 3) | ((uintptr_t)v & 15)) == 0; /* slices start on whole float4s */
+  float acc[SMAX];
+#pragma unroll
+  for (int s = 0; s < SMAX; s++) acc[s] = 0.0f;
+  for (idx_t p0 = ks.beg; p0 < ks.end; p0 += DOT_KC) {
+    const int kl = (int)min((idx_t)DOT_KC, ks.end - p0);
+    /* u's chunk, zero past S and k */
+    const float *__restrict__ uc = u + p0 * up;
+#pragma unroll 1
+    for (int s = 0; s < SMAX; s++)
+      for (int q = tid; q < DOT_KC; q += DOT_LX * DOT_RY)
+        smem[s * DOT_KC + q] = s < S && q < kl ? uc[s * us + q * up] : 0.0f;
+    __syncthreads();
+    if (live) {
+      float4 x[DOT_KC / (4 * DOT_LX)];
+#pragma unroll
+      for (int j = 0; j < DOT_KC / (4 * DOT_LX); j++) {
+        const int q = 4 * tx + j * 4 * DOT_LX;
+        const float *src = row + p0 + q;
+        if (vec && q + 4 <= kl) {
+          x[j] = *reinterpret_cast<const float4 *>(src);
+        } else {
+          x[j].x = q < kl ? src[0] : 0.0f;
+          x[j].y = q + 1 < kl ? src[1] : 0.0f;
+          x[j].z = q + 2 < kl ? src[2] : 0.0f;
+          x[j].w = q + 3 < kl ? src[3] : 0.0f;
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < DOT_KC / (4 * DOT_LX); j++) {
+        const int q = 4 * tx + j * 4 * DOT_LX;
+#pragma unroll
+        for (int s = 0; s < SMAX; s++) {
+          const float4 w = *reinterpret_cast<const float4 *>(smem + s * DOT_KC + q);
+          acc[s] = fmaf(x[j].x, w.x, fmaf(x[j].y, w.y, fmaf(x[j].z, w.z, fmaf(x[j].w, w.w, acc[s]))));
+        }
+      }
+    }
+    __syncthreads(); /* the next chunk overwrites u's */
+  }
+  /* The DOT_LX lanes' partial sums of each output, added in lane order. */
+#pragma unroll
+  for (int s = 0; s < SMAX; s++) smem[(ty * SMAX + s) * DOT_LX + tx] = acc[s];
+  __syncthreads();
+  if (live && tx < S) {
+    float sum = 0.0f;
+    for (int i = 0; i < DOT_LX; i++) sum += smem[(ty * SMAX + tx) * DOT_LX + i];
+    store_c(c, tx * cs + l * cl, alpha, sum, beta);
+  }
+}
+
+template <int S>
+struct skinny_dot_cfg {
+  static constexpr int SMAX = TUN(S, GEMM_SKINNY_S);
+  static constexpr unsigned bx = DOT_LX, by = DOT_RY;
+  static constexpr size_t smem = sgemm_dot_smem<SMAX>();
+};
+template <int S>
+__global__ void __launch_bounds__(DOT_LX *DOT_RY)
+    duet_sgemm_skinny_dot(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                          const float *__restrict__ a, idx_t a_off, idx_t lda,
+                          const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
+                          float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t, idx_t) {
+  using C = skinny_dot_cfg<S>;
+  extern __shared__ float smem[];
+  sgemm_dot_body<C::SMAX>(ta, tb, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off,
+                          ldc, smem);
+}
+
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_SKINNY)[] = {
-    DUET_CU_KERNEL(duet_sgemm_skinny, skinny_cfg) DUET_CU_END};
+    DUET_CU_KERNEL(duet_sgemm_skinny, skinny_cfg)
+    DUET_CU_KERNEL(duet_sgemm_skinny_dot, skinny_dot_cfg) DUET_CU_END};

@@ -53,9 +53,10 @@
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move
  * GEMM_SKINNY_S           skinny sgemm: the most rows (or columns) of C a strip may have
- * GEMM_FAST_SKINNY        1: fast runs a strip of at most GEMM_SKINNY_S rows of C (B not
- *                         transposed) or columns (A transposed) with the skinny kernel, the thin
- *                         operand times the other one read along the strip; 0: never
+ * GEMM_FAST_SKINNY        1: fast runs a strip of at most GEMM_SKINNY_S rows or columns of C
+ *                         with a skinny kernel: skinny where the other operand is read along the
+ *                         strip (rows with B not transposed, columns with A transposed), else
+ *                         skinny-dot, a dot product per output; 0: never
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
  * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by

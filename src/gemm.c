@@ -153,11 +153,11 @@ static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   return tiles < u ? tiles : tiles % u + u;
 }
 
-/* The skinny kernel's blocks: one per tile_x outputs (its manifest shape) along the piece's long
+/* A skinny kernel's blocks: one per tile_x outputs (its manifest shape) along the piece's long
  * side. */
 static size_t skinny_blocks(const duet_ctx *ctx, const piece *q) {
   duet__shape s;
-  duet__manifest[DUET__K_SGEMM_SKINNY].shape(ctx->tun, &s);
+  duet__manifest[q->kernel].shape(ctx->tun, &s);
   return duet__ceil_div(q->rows <= q->cols ? q->cols : q->rows, s.tile_x);
 }
 
@@ -165,14 +165,20 @@ static size_t skinny_blocks(const duet_ctx *ctx, const piece *q) {
  * along its columns (n = 4097 on the H100: the 1 x 4097 last row), takes the skinny kernel: a
  * matrix-vector product, split along k until its blocks give each compute unit about four, with
  * at least 64 of k per slice. The small tile's split-K ran that row at a third of cuBLAS's
- * speed (1 x 4097 x 4097: 0.083 ms against 0.028). */
+ * speed (1 x 4097 x 4097: 0.083 ms against 0.028). The other orientation, a few columns thin
+ * with A read along its rows or a few rows thin with B^T, takes skinny-dot, a dot product per
+ * output; the kernels decide the orientation by the same rule, in the same order. */
 static void skinny_plan(const duet_ctx *ctx, int ta, int tb, size_t k, piece *q) {
   const size_t thin = (size_t)ctx->tun[DUET__T_GEMM_SKINNY_S];
-  if (!ctx->tun[DUET__T_GEMM_FAST_SKINNY] || !((q->rows <= thin && !tb) || (q->cols <= thin && ta)))
+  if (!ctx->tun[DUET__T_GEMM_FAST_SKINNY]) return;
+  if ((q->rows <= thin && !tb) || (q->cols <= thin && ta))
+    q->kernel = DUET__K_SGEMM_SKINNY;
+  else if ((q->cols <= thin && !ta) || (q->rows <= thin && tb))
+    q->kernel = DUET__K_SGEMM_SKINNY_DOT;
+  else
     return;
   size_t s = duet__ceil_div(4 * units(ctx), skinny_blocks(ctx, q));
   if (s > k / 64) s = k / 64;
-  q->kernel = DUET__K_SGEMM_SKINNY;
   q->splits = s > 1 ? (unsigned)s : 1;
   q->sk_tiles = 0;
 }
@@ -298,7 +304,8 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
              DUET__COUNT(args) + 3);
     return;
   }
-  const size_t blocks = q->kernel == DUET__K_SGEMM_SKINNY ? skinny_blocks(ctx, q) : 0;
+  const int skinny = q->kernel == DUET__K_SGEMM_SKINNY || q->kernel == DUET__K_SGEMM_SKINNY_DOT;
+  const size_t blocks = skinny ? skinny_blocks(ctx, q) : 0;
   add_step(p, q->kernel, q->rows, q->cols, q->splits, blocks, args, DUET__COUNT(args));
   if (!split) return;
   const duet__arg reduce[] = {duet__arg_i64(q->rows),        duet__arg_i64(q->cols),

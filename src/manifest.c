@@ -82,6 +82,11 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 static void shape_sgemm_skinny(const int *t, duet__shape *s) {
   *s = (duet__shape){256, T(GEMM_SKINNY_S), 64, 4, (size_t)4 * T(GEMM_SKINNY_S) * 256 * F, 0};
 }
+/* skinny-dot: a warp per output along the strip, 8 of them per block, and the thin operand's
+ * 512-wide chunk of k in shared memory (its room also holds the lanes' partial sums). */
+static void shape_sgemm_skinny_dot(const int *t, duet__shape *s) {
+  *s = (duet__shape){8, T(GEMM_SKINNY_S), 32, 8, (size_t)T(GEMM_SKINNY_S) * 512 * F, 0};
+}
 
 /* ---- the rows -------------------------------------------------------------------------------- */
 #define MOVE_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out */
@@ -143,4 +148,6 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     /* fast's arguments (a strip's plan takes it in place of the small tile); grid z: split-K */
     [DUET__K_SGEMM_SKINNY] = {"duet_sgemm_skinny", DUET__G_GEMM_SKINNY, FAST_SIG,
                               DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny},
+    [DUET__K_SGEMM_SKINNY_DOT] = {"duet_sgemm_skinny_dot", DUET__G_GEMM_SKINNY, FAST_SIG,
+                                  DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny_dot},
 };
