@@ -193,7 +193,8 @@ __device__ __forceinline__ void sgemm_dot_body(int ta, int tb, idx_t m, idx_t n,
 #pragma unroll
         for (int s = 0; s < SMAX; s++) {
           const float4 w = *reinterpret_cast<const float4 *>(smem + s * DOT_KC + q);
-          acc[s] = fmaf(x[j].x, w.x, fmaf(x[j].y, w.y, fmaf(x[j].z, w.z, fmaf(x[j].w, w.w, acc[s]))));
+          acc[s] =
+              fmaf(x[j].x, w.x, fmaf(x[j].y, w.y, fmaf(x[j].z, w.z, fmaf(x[j].w, w.w, acc[s]))));
         }
       }
     }
@@ -230,4 +231,5 @@ __global__ void __launch_bounds__(DOT_LX *DOT_RY)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_SKINNY)[] = {
     DUET_CU_KERNEL(duet_sgemm_skinny, skinny_cfg)
-    DUET_CU_KERNEL(duet_sgemm_skinny_dot, skinny_dot_cfg) DUET_CU_END};
+    DUET_CU_KERNEL(duet_sgemm_skinny_dot, skinny_dot_cfg)
+    DUET_CU_END};

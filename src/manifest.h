@@ -57,7 +57,7 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_SK_TN)       \
   X(SGEMM_FAST_SK_TT)       \
   X(SGEMM_SPLITK_REDUCE)    \
-  X(SGEMM_SKINNY)             \
+  X(SGEMM_SKINNY)           \
   X(SGEMM_SKINNY_DOT)
 
 typedef enum {

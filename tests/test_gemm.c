@@ -13,7 +13,8 @@ typedef struct {
  * cuts a row and a column of tiles off as strips, split along k where they are one tile;
  * {190, 170, 333} is 9 of the CPU's 64 x 64 tiles, which leave a unit idle: stream-K; fast runs
  * {1, 300, 255}, {3, 700, 301} (B not transposed) and {255, 1, 300}, {521, 2, 130} (A transposed)
- * as skinny strips, split along k. */
+ * as skinny strips, split along k, and the same shapes' other transposes (B transposed, A not)
+ * as skinny-dot strips. */
 static const mnk small[] = {{1, 1, 1},     {1, 1, 7},      {7, 5, 3},       {16, 16, 16},
                             {17, 31, 33},  {64, 64, 64},   {100, 257, 129}, {255, 1, 300},
                             {1, 300, 255}, {300, 200, 0},  {0, 5, 5},       {40, 50, 1030},
