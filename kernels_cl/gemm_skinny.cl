@@ -30,6 +30,33 @@
 #define SKINNY_LT (4 * SKINNY_LX)
 #define SKINNY_KG 4
 
+/* A strip's operands, named by orientation: S thin rows (C's rows) or else S thin columns, the
+ * long side L, the operand v that runs along L (row l of v is v + l * ldv along k when read
+ * across k; along L it is v's row p) and the thin one u, and C: C(s, l) = sum_p u(s, p) v(l, p),
+ * u(s, p) = u[s * us + p * up], C(s, l) = c[s * cs + l * cl]. */
+typedef struct {
+  idx_t S, L;
+  __global const float *v;
+  idx_t ldv;
+  __global const float *u;
+  idx_t us, up, cs, cl;
+} strip_view;
+inline strip_view strip_of(bool thin_rows, int ta, int tb, idx_t m, idx_t n,
+                           __global const float *a, idx_t lda, __global const float *b, idx_t ldb,
+                           idx_t ldc) {
+  strip_view w;
+  w.S = thin_rows ? m : n;
+  w.L = thin_rows ? n : m;
+  w.v = thin_rows ? b : a;
+  w.ldv = thin_rows ? ldb : lda;
+  w.u = thin_rows ? a : b;
+  w.us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
+  w.up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
+  w.cs = thin_rows ? ldc : 1;
+  w.cl = thin_rows ? 1 : ldc;
+  return w;
+}
+
 /* This item's 4 elements of v's row p from l on, e of which exist. */
 inline float4 skinny_load(__global const float *restrict v, idx_t ldv, idx_t p, idx_t l, int e,
                           bool vec) {
@@ -59,15 +86,10 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
   a += a_off;
   b += b_off;
   c += c_off;
-  const bool thin_rows = !tb && m <= GEMM_SKINNY_S;
-  const idx_t S = thin_rows ? m : n, L = thin_rows ? n : m;
-  __global const float *restrict v = thin_rows ? b : a;
-  const idx_t ldv = thin_rows ? ldb : lda;
-  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
-  __global const float *restrict u = thin_rows ? a : b;
-  const idx_t us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
-  const idx_t up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
-  const idx_t cs = thin_rows ? ldc : 1, cl = thin_rows ? 1 : ldc;
+  const strip_view w = strip_of(!tb && m <= GEMM_SKINNY_S, ta, tb, m, n, a, lda, b, ldb, ldc);
+  const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
+  __global const float *restrict v = w.v;
+  __global const float *restrict u = w.u;
   const k_range ks = splitk_slice(k, 1, m, ldc, &c, &beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
   const int tx = get_local_id(0), ty = get_local_id(1);
@@ -128,15 +150,11 @@ __kernel __attribute__((reqd_work_group_size(DOT_LX, DOT_RY, 1))) void duet_sgem
   a += a_off;
   b += b_off;
   c += c_off;
-  const bool thin_cols = !ta && n <= GEMM_SKINNY_S;
-  const idx_t S = thin_cols ? n : m, L = thin_cols ? m : n;
-  __global const float *restrict v = thin_cols ? a : b;
-  const idx_t ldv = thin_cols ? lda : ldb;
-  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
-  __global const float *restrict u = thin_cols ? b : a;
-  const idx_t us = thin_cols ? (tb ? ldb : 1) : (ta ? 1 : lda);
-  const idx_t up = thin_cols ? (tb ? 1 : ldb) : (ta ? lda : 1);
-  const idx_t cs = thin_cols ? 1 : ldc, cl = thin_cols ? ldc : 1;
+  /* thin columns where A is read along its rows, else thin rows (B^T) */
+  const strip_view w = strip_of(!(!ta && n <= GEMM_SKINNY_S), ta, tb, m, n, a, lda, b, ldb, ldc);
+  const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
+  __global const float *restrict v = w.v;
+  __global const float *restrict u = w.u;
   const k_range ks = splitk_slice(k, 4, m, ldc, &c, &beta);
   const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * DOT_LX + tx;
   const idx_t l = (idx_t)get_group_id(0) * DOT_RY + ty;

@@ -29,21 +29,43 @@ __host__ __device__ constexpr size_t sgemm_skinny_smem() {
   return (size_t)KG * SMAX * SKINNY_LT * sizeof(float);
 }
 
+/* A strip's operands, named by orientation: S thin rows (C's rows) or else S thin columns, the
+ * long side L, the operand v that runs along L (row l of v is v + l * ldv along k when read
+ * across k; along L it is v's row p) and the thin one u, and C: C(s, l) = sum_p u(s, p) v(l, p),
+ * u(s, p) = u[s * us + p * up], C(s, l) = c[s * cs + l * cl]. */
+struct strip_view {
+  idx_t S, L;
+  const float *v;
+  idx_t ldv;
+  const float *u;
+  idx_t us, up, cs, cl;
+};
+__device__ __forceinline__ strip_view strip_of(bool thin_rows, int ta, int tb, idx_t m, idx_t n,
+                                               const float *a, idx_t lda, const float *b, idx_t ldb,
+                                               idx_t ldc) {
+  strip_view w;
+  w.S = thin_rows ? m : n;
+  w.L = thin_rows ? n : m;
+  w.v = thin_rows ? b : a;
+  w.ldv = thin_rows ? ldb : lda;
+  w.u = thin_rows ? a : b;
+  w.us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
+  w.up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
+  w.cs = thin_rows ? ldc : 1;
+  w.cl = thin_rows ? 1 : ldc;
+  return w;
+}
+
 template <int SMAX, int KG>
 __device__ __forceinline__ void sgemm_skinny_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
                                                   float alpha, const float *__restrict__ a,
                                                   idx_t lda, const float *__restrict__ b, idx_t ldb,
                                                   float beta, float *__restrict__ c, idx_t ldc,
                                                   float *smem) {
-  const bool thin_rows = !tb && m <= SMAX;
-  const idx_t S = thin_rows ? m : n, L = thin_rows ? n : m;
-  const float *__restrict__ v = thin_rows ? b : a;
-  const idx_t ldv = thin_rows ? ldb : lda;
-  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
-  const float *__restrict__ u = thin_rows ? a : b;
-  const idx_t us = thin_rows ? (ta ? 1 : lda) : (tb ? ldb : 1);
-  const idx_t up = thin_rows ? (ta ? lda : 1) : (tb ? 1 : ldb);
-  const idx_t cs = thin_rows ? ldc : 1, cl = thin_rows ? 1 : ldc;
+  const strip_view w = strip_of(!tb && m <= SMAX, ta, tb, m, n, a, lda, b, ldb, ldc);
+  const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
+  const float *__restrict__ v = w.v;
+  const float *__restrict__ u = w.u;
   const k_range ks = splitk_slice(k, 1, m, ldc, c, beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -145,15 +167,11 @@ __device__ __forceinline__ void sgemm_dot_body(int ta, int tb, idx_t m, idx_t n,
                                                float alpha, const float *__restrict__ a, idx_t lda,
                                                const float *__restrict__ b, idx_t ldb, float beta,
                                                float *__restrict__ c, idx_t ldc, float *smem) {
-  const bool thin_cols = !ta && n <= SMAX;
-  const idx_t S = thin_cols ? n : m, L = thin_cols ? m : n;
-  const float *__restrict__ v = thin_cols ? a : b;
-  const idx_t ldv = thin_cols ? lda : ldb;
-  /* u(s, p) = u[s * us + p * up]; C(s, l) = c[s * cs + l * cl] */
-  const float *__restrict__ u = thin_cols ? b : a;
-  const idx_t us = thin_cols ? (tb ? ldb : 1) : (ta ? 1 : lda);
-  const idx_t up = thin_cols ? (tb ? 1 : ldb) : (ta ? lda : 1);
-  const idx_t cs = thin_cols ? 1 : ldc, cl = thin_cols ? ldc : 1;
+  /* thin columns where A is read along its rows, else thin rows (B^T) */
+  const strip_view w = strip_of(!(!ta && n <= SMAX), ta, tb, m, n, a, lda, b, ldb, ldc);
+  const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
+  const float *__restrict__ v = w.v;
+  const float *__restrict__ u = w.u;
   const k_range ks = splitk_slice(k, 4, m, ldc, c, beta);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * DOT_LX + tx;
   const idx_t l = (idx_t)blockIdx.x * DOT_RY + ty;
