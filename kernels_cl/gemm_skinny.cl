@@ -7,8 +7,10 @@
  *
  * Tunables (-D options; the default below):
  *   GEMM_SKINNY_S  the most rows (or columns) of C the strip may have (4)
- * Fixed: 64 x 4 work-items per work-group (SKINNY_LX x SKINNY_KG), 256 outputs along the strip.
- * Local memory (the last, __local argument): SKINNY_KG * GEMM_SKINNY_S * 256 floats. */
+ * Fixed: skinny 64 x 4 work-items per work-group (SKINNY_LX x SKINNY_KG), 256 outputs along the
+ * strip; skinny-dot 32 x 8 work-items (DOT_LX x DOT_RY), 8 outputs along the strip, k in chunks
+ * of 512. Local memory (the last, __local argument): skinny SKINNY_KG * GEMM_SKINNY_S * 256
+ * floats, skinny-dot GEMM_SKINNY_S * 512. */
 #ifndef GEMM_SKINNY_S
 #define GEMM_SKINNY_S 4
 #endif
@@ -113,7 +115,7 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
   for (; p < kend; p += SKINNY_KG)
     skinny_mac(u, us, up, S, p, skinny_load(v, ldv, p, l, e, vec), acc);
 
-    /* The SKINNY_KG partial sums of each output, added in k-group order. */
+  /* The SKINNY_KG partial sums of each output, added in k-group order. */
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++)
 #pragma unroll

@@ -68,9 +68,9 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t r
  * rows of 256 bytes and they meet in pairs. Edge tiles and unaligned `in` load in scalars. The
  * stores stay scalar: on the H100, float4 stores along rows of `out` cost 1.6-1.8 times the L2
  * write sectors and ran up to 14% slower (docs/results/h100.md).
- * tile, rows_per, pad, band and vec are constants at every call, so once inlined the loops unroll by
- * themselves; an unroll pragma here would be read before inlining, and PoCL warns that it
- * cannot honour it. */
+ * tile, rows_per, pad, band and vec are constants at every call, so once inlined the loops
+ * unroll by themselves; an unroll pragma here would be read before inlining, and PoCL warns that
+ * it cannot honour it. */
 inline void transpose_tiled(const int tile, const int rows_per, const int pad, const int band,
                             const int vec, idx_t rows, idx_t cols, __global const float *restrict in,
                             idx_t ld_in, __global float *restrict out, idx_t ld_out,

@@ -6,8 +6,10 @@
  *
  * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set):
  *   GEMM_SKINNY_S  the most rows (or columns) of C the strip may have (4)
- * Fixed: 64 x 4 threads per block (SKINNY_LX x SKINNY_KG), 256 outputs along the strip.
- * Shared memory (dynamic): SKINNY_KG * GEMM_SKINNY_S * 256 floats. */
+ * Fixed: skinny 64 x 4 threads per block (SKINNY_LX x SKINNY_KG), 256 outputs along the strip;
+ * skinny-dot 32 x 8 threads (DOT_LX x DOT_RY), 8 outputs along the strip, k in chunks of 512.
+ * Shared memory (dynamic): skinny SKINNY_KG * GEMM_SKINNY_S * 256 floats, skinny-dot
+ * GEMM_SKINNY_S * 512. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -112,7 +114,7 @@ __device__ __forceinline__ void sgemm_skinny_body(int ta, int tb, idx_t m, idx_t
   }
   for (; p < kend; p += KG) mac(p, load_v(p));
 
-    /* The KG partial sums of each output, added in k-group order. */
+  /* The KG partial sums of each output, added in k-group order. */
 #pragma unroll
   for (int s = 0; s < SMAX; s++)
 #pragma unroll
