@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The CUDA backend: the runtime API from plain C. One non-blocking stream per duet_ctx; kernels
- * are the nvcc-compiled ones of kernels_cu/, one instantiation per tuning set, found through
- * their registry tables and launched with cudaLaunchKernel, the C spelling of
+/* The CUDA backend: the runtime API from plain C. One non-blocking stream per duet_ctx (a family's
+ * members are streams on one device, and CUDA buffers are device-wide, so they share it all);
+ * kernels are the nvcc-compiled ones of kernels_cu/, one instantiation per tuning set, found
+ * through their registry tables and launched with cudaLaunchKernel, the C spelling of
  * <<<grid, block, shared, stream>>>. The runtime is linked statically, so where no driver is
  * installed the device count is simply 0. */
 #include <cuda_runtime_api.h>
@@ -107,6 +108,26 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
   return status;
 }
 
+/* A family member: the parent's device and properties, a stream of its own. */
+static int cu_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
+  cu_impl *im = malloc(sizeof *im);
+  if (!im) return duet__fail(ctx, DUET_ENOMEM, "cuda: out of host memory");
+  *im = *IMPL(parent);
+  im->stream = NULL;
+  ctx->impl = im;
+  const char *failed = "cudaSetDevice";
+  cudaError_t err = cudaSetDevice(im->device);
+  if (err == cudaSuccess) {
+    failed = "cudaStreamCreateWithFlags";
+    err = cudaStreamCreateWithFlags(&im->stream, cudaStreamNonBlocking);
+  }
+  if (err == cudaSuccess) return DUET_OK;
+  int status = cu_fail(ctx, err, failed);
+  im->stream = NULL;
+  cu_ctx_close(ctx);
+  return status;
+}
+
 static int cu_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   const struct cudaDeviceProp *p = &IMPL(ctx)->prop;
   int runtime = 0, driver = 0;
@@ -146,14 +167,22 @@ static void cu_mem_free(duet_ctx *ctx, void *mem) {
   if (use_device(ctx) == DUET_OK) cudaFree(mem);
 }
 
-/* Copies on the context's stream and waits for it, so the copy is ordered after earlier work. */
-static int copy_sync(duet_ctx *ctx, void *dst, const void *src, size_t bytes,
-                     enum cudaMemcpyKind kind, const char *what) {
+/* Copies on the context's stream, ordered after its earlier work. From pinned memory the call
+ * returns at once; from pageable memory the runtime stages it and may wait. */
+static int copy_async(duet_ctx *ctx, void *dst, const void *src, size_t bytes,
+                      enum cudaMemcpyKind kind, const char *what) {
   int status = use_device(ctx);
   if (status) return status;
   cudaError_t err = cudaMemcpyAsync(dst, src, bytes, kind, IMPL(ctx)->stream);
-  if (err != cudaSuccess) return cu_fail(ctx, err, what);
-  err = cudaStreamSynchronize(IMPL(ctx)->stream);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, what);
+}
+
+/* As copy_async, then waits for it. */
+static int copy_sync(duet_ctx *ctx, void *dst, const void *src, size_t bytes,
+                     enum cudaMemcpyKind kind, const char *what) {
+  int status = copy_async(ctx, dst, src, bytes, kind, what);
+  if (status) return status;
+  cudaError_t err = cudaStreamSynchronize(IMPL(ctx)->stream);
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaStreamSynchronize");
 }
 
@@ -165,6 +194,31 @@ static int cu_mem_write(duet_ctx *ctx, void *mem, size_t offset, const void *src
 static int cu_mem_read(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes) {
   return copy_sync(ctx, dst, (const char *)mem + offset, bytes, cudaMemcpyDeviceToHost,
                    "cudaMemcpyAsync (device to host)");
+}
+
+static int cu_mem_write_async(duet_ctx *ctx, void *mem, size_t offset, const void *src,
+                              size_t bytes) {
+  return copy_async(ctx, (char *)mem + offset, src, bytes, cudaMemcpyHostToDevice,
+                    "cudaMemcpyAsync (host to device)");
+}
+
+static int cu_mem_read_async(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes) {
+  return copy_async(ctx, dst, (const char *)mem + offset, bytes, cudaMemcpyDeviceToHost,
+                    "cudaMemcpyAsync (device to host)");
+}
+
+/* Portable: pinned for every CUDA context of the process, not only the current device's. */
+static int cu_host_alloc(duet_ctx *ctx, size_t bytes, void **ptr, void **handle) {
+  int status = use_device(ctx);
+  if (status) return status;
+  *handle = NULL;
+  cudaError_t err = cudaHostAlloc(ptr, bytes, cudaHostAllocPortable);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaHostAlloc");
+}
+
+static void cu_host_free(duet_ctx *ctx, void *ptr, void *handle) {
+  (void)handle;
+  if (use_device(ctx) == DUET_OK) cudaFreeHost(ptr);
 }
 
 static int cu_mem_copy(duet_ctx *ctx, void *dst, void *src, size_t bytes) {
@@ -201,6 +255,13 @@ static int cu_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   if (err != cudaSuccess) return cu_fail(ctx, err, "cudaEventSynchronize");
   err = cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end);
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaEventElapsedTime");
+}
+
+static int cu_event_wait(duet_ctx *ctx, void *ev) {
+  int status = use_device(ctx);
+  if (status) return status;
+  cudaError_t err = cudaStreamWaitEvent(IMPL(ctx)->stream, (cudaEvent_t)ev, 0);
+  return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaStreamWaitEvent");
 }
 
 static void *cu_native_queue(duet_ctx *ctx) { return IMPL(ctx)->stream; }
@@ -266,11 +327,37 @@ static void *cu_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const d
   return k->fn;
 }
 
+/* The compiler's registers, static shared and local bytes, and the occupancy API's resident
+ * blocks per multiprocessor at the launch's block and dynamic shared memory. */
+static int cu_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k,
+                           duet__kernel_attrs *out) {
+  (void)d;
+  int status = use_device(ctx);
+  if (status) return status;
+  struct cudaFuncAttributes attr;
+  cudaError_t err = cudaFuncGetAttributes(&attr, k->fn);
+  if (err != cudaSuccess) return cu_fail(ctx, err, "cudaFuncGetAttributes");
+  out->registers = attr.numRegs;
+  out->static_shared_bytes = (long)attr.sharedSizeBytes;
+  out->private_bytes = (long)attr.localSizeBytes;
+  const int threads = (int)(k->shape.block_x * k->shape.block_y);
+  int blocks = 0;
+  err =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k->fn, threads, k->shape.shared_bytes);
+  if (err != cudaSuccess) return cu_fail(ctx, err, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  const struct cudaDeviceProp *p = &IMPL(ctx)->prop;
+  const int warps = (threads + p->warpSize - 1) / p->warpSize;
+  out->blocks_per_unit = blocks;
+  out->occupancy = (double)(blocks * warps * p->warpSize) / p->maxThreadsPerMultiProcessor;
+  return DUET_OK;
+}
+
 const duet__backend_ops duet__cuda_backend = {
     .id = DUET_BACKEND_CUDA,
     .name = "cuda",
     .device_count = cu_device_count,
     .ctx_open = cu_ctx_open,
+    .ctx_open_shared = cu_ctx_open_shared,
     .ctx_close = cu_ctx_close,
     .ctx_info = cu_ctx_info,
     .finish = cu_finish,
@@ -279,13 +366,19 @@ const duet__backend_ops duet__cuda_backend = {
     .mem_write = cu_mem_write,
     .mem_read = cu_mem_read,
     .mem_copy = cu_mem_copy,
+    .mem_write_async = cu_mem_write_async,
+    .mem_read_async = cu_mem_read_async,
+    .host_alloc = cu_host_alloc,
+    .host_free = cu_host_free,
     .event_alloc = cu_event_alloc,
     .event_free = cu_event_free,
     .event_record = cu_event_record,
     .event_elapsed = cu_event_elapsed,
+    .event_wait = cu_event_wait,
     .native_queue = cu_native_queue,
     .kernel_load = cu_kernel_load,
     .kernel_unload = cu_kernel_unload,
     .launch = cu_launch,
     .native_kernel = cu_native_kernel,
+    .kernel_attrs = cu_kernel_attrs,
 };

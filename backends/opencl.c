@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The OpenCL backend: one context, device and in-order profiling queue per duet_ctx. Each kernel
+/* The OpenCL backend: one context, device and in-order profiling queue per duet_ctx (a family's
+ * members share the first one's context and programs, each with a queue of its own). Each kernel
  * group (kernels_cl/common.cl followed by kernels_cl/<group>.cl, embedded at build time) is its
  * own program, built on the first use of one of its kernels with the -D options the manifest
  * gives for the context's tunable values. A group that fails to build fails only the calls that
@@ -33,7 +34,7 @@ extern const duet__cl_source duet__cl_sources[];
 #endif
 #define CL_PLATFORM_NOT_FOUND_KHR_ (-1001)
 
-typedef struct {
+typedef struct cl_impl_ {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
@@ -41,6 +42,10 @@ typedef struct {
   size_t preferred_multiple;          /* of the first kernel built, for the warp size */
   cl_ulong max_alloc, global_mem;     /* what one buffer and all of them may hold */
   unsigned long frees;                /* buffers released: a handle may since be another's */
+  /* The family root's state (itself on a root): its programs and its count of frees serve
+   * every member, whose buffers reach each other's kernels. Members' loads are serialised by
+   * the core; frees is counted atomically, members may run on other threads. */
+  struct cl_impl_ *family;
 } cl_impl;
 
 typedef struct {
@@ -115,6 +120,14 @@ static int cl_fail(duet_ctx *ctx, cl_int err, const char *call) {
 }
 
 #define IMPL(ctx) ((cl_impl *)(ctx)->impl)
+
+/* Submits what was enqueued: NVIDIA's runtime holds commands back until a flush, which would
+ * keep a copy from overlapping the other queues' work, and OpenCL requires one before another
+ * queue may wait for an event of this one. */
+static int flushed(duet_ctx *ctx, cl_int err, const char *call) {
+  if (err == CL_SUCCESS) err = duet__cl.clFlush(IMPL(ctx)->queue), call = "clFlush";
+  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, call);
+}
 
 /* ---- device enumeration: GPUs first, then other types, across the selected platforms ------ */
 
@@ -203,7 +216,7 @@ static int cl_device_count(int *count, char *why, size_t n) {
 static void cl_ctx_close(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   if (!im) return;
-  for (int g = 0; g < DUET__G_COUNT; g++)
+  for (int g = 0; g < DUET__G_COUNT && im->family == im; g++)
     if (im->programs[g]) duet__cl.clReleaseProgram(im->programs[g]);
   if (im->queue) duet__cl.clReleaseCommandQueue(im->queue);
   if (im->context) duet__cl.clReleaseContext(im->context);
@@ -265,6 +278,7 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
     return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   }
   im->device = devs[device];
+  im->family = im;
   free(devs);
   ctx->impl = im;
   /* `failed` names the first call that failed; what was made before it is released. */
@@ -364,7 +378,7 @@ static int has_warning(const char *log) {
  * The test hooks DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl
  * makes fail to build or build with a warning, to prove both paths. */
 static int ensure_group(duet_ctx *ctx, duet__group g) {
-  cl_impl *im = IMPL(ctx);
+  cl_impl *im = IMPL(ctx)->family;
   if (im->programs[g]) return DUET_OK;
   const char *common, *text = group_source(g, &common);
   if (!text)
@@ -421,7 +435,7 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   int status = ensure_group(ctx, d->group);
   if (status) return status;
   cl_int err;
-  cl_kernel kern = duet__cl.clCreateKernel(im->programs[d->group], d->name, &err);
+  cl_kernel kern = duet__cl.clCreateKernel(im->family->programs[d->group], d->name, &err);
   if (!kern) return cl_fail(ctx, err, d->name);
   size_t limit = 0, compiled[3] = {0, 0, 0}, multiple = 0;
   err = duet__cl.clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit,
@@ -558,7 +572,7 @@ static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
 }
 
 static void cl_mem_free(duet_ctx *ctx, void *mem) {
-  IMPL(ctx)->frees++;
+  __atomic_add_fetch(&IMPL(ctx)->family->frees, 1, __ATOMIC_RELAXED);
   duet__cl.clReleaseMemObject((cl_mem)mem);
 }
 
@@ -603,7 +617,8 @@ static int cl_event_record(duet_ctx *ctx, void *ev) {
   if (err != CL_SUCCESS) return cl_fail(ctx, err, "clEnqueueMarkerWithWaitList");
   if (m->event) duet__cl.clReleaseEvent(m->event);
   m->event = e;
-  return DUET_OK;
+  /* Another queue of the family may wait for it (cl_event_wait). */
+  return flushed(ctx, CL_SUCCESS, NULL);
 }
 
 static int cl_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
@@ -636,8 +651,8 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   const char *const sig = d->sig;
   /* A buffer is set again after any buffer of the context was released: a new cl_mem may reuse
    * a freed one's handle, and a runtime may have resolved the old one's device address when it
-   * was set. Handles of other contexts never reach this kernel. */
-  const unsigned long frees = IMPL(ctx)->frees;
+   * was set. Handles of other families never reach this kernel; the family counts its frees. */
+  const unsigned long frees = __atomic_load_n(&IMPL(ctx)->family->frees, __ATOMIC_RELAXED);
   const int stale = loaded->frees != frees;
   cl_int err = CL_SUCCESS;
   unsigned next = 0; /* the next entry of args; the signature's scratch letter takes none */
@@ -685,7 +700,112 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
 
 static void *cl_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k) {
   (void)k;
-  return IMPL(ctx)->programs[d->group];
+  return IMPL(ctx)->family->programs[d->group];
+}
+
+/* ---- families, async copies, pinned memory ----------------------------------------------- */
+
+/* A family member: a queue of its own on the parent's cl_context (retained, not borrowed, so the
+ * member owns what it holds) and device; programs come from the family's root. */
+static int cl_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
+  const cl_impl *pim = IMPL(parent);
+  cl_impl *im = calloc(1, sizeof *im);
+  if (!im) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
+  im->device = pim->device;
+  im->max_alloc = pim->max_alloc;
+  im->global_mem = pim->global_mem;
+  im->family = pim->family;
+  cl_int err = duet__cl.clRetainContext(pim->context);
+  if (err != CL_SUCCESS) {
+    free(im);
+    return cl_fail(ctx, err, "clRetainContext");
+  }
+  im->context = pim->context;
+  ctx->impl = im;
+  im->queue =
+      duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
+  if (im->queue) return DUET_OK;
+  int status = cl_fail(ctx, err, "clCreateCommandQueue");
+  cl_ctx_close(ctx);
+  return status;
+}
+
+/* Non-blocking: from a pinned allocation's mapped pointer NVIDIA copies by DMA. */
+static int cl_mem_write_async(duet_ctx *ctx, void *mem, size_t offset, const void *src,
+                              size_t bytes) {
+  return flushed(ctx,
+                 duet__cl.clEnqueueWriteBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_FALSE, offset,
+                                               bytes, src, 0, NULL, NULL),
+                 "clEnqueueWriteBuffer (non-blocking)");
+}
+
+static int cl_mem_read_async(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes) {
+  return flushed(ctx,
+                 duet__cl.clEnqueueReadBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_FALSE, offset,
+                                              bytes, dst, 0, NULL, NULL),
+                 "clEnqueueReadBuffer (non-blocking)");
+}
+
+/* A CL_MEM_ALLOC_HOST_PTR buffer, mapped until it is freed: its mapped pointer is the memory
+ * the caller gets, and the buffer the handle that the free unmaps and releases. */
+static int cl_host_alloc(duet_ctx *ctx, size_t bytes, void **ptr, void **handle) {
+  cl_impl *im = IMPL(ctx);
+  if (bytes > im->max_alloc)
+    return duet__fail(ctx, DUET_ENOMEM,
+                      "opencl: %zu bytes of pinned memory exceed the device's largest allocation "
+                      "(%llu bytes)",
+                      bytes, (unsigned long long)im->max_alloc);
+  cl_int err;
+  cl_mem m = duet__cl.clCreateBuffer(im->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
+                                     NULL, &err);
+  if (!m) return cl_fail(ctx, err, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)");
+  void *p = duet__cl.clEnqueueMapBuffer(im->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
+                                        0, NULL, NULL, &err);
+  if (!p) {
+    duet__cl.clReleaseMemObject(m);
+    return cl_fail(ctx, err, "clEnqueueMapBuffer");
+  }
+  *ptr = p;
+  *handle = m;
+  return DUET_OK;
+}
+
+/* Waits for the unmap, so that nothing of the allocation outlives the call. */
+static void cl_host_free(duet_ctx *ctx, void *ptr, void *handle) {
+  cl_event done;
+  cl_int err =
+      duet__cl.clEnqueueUnmapMemObject(IMPL(ctx)->queue, (cl_mem)handle, ptr, 0, NULL, &done);
+  if (err == CL_SUCCESS) {
+    duet__cl.clWaitForEvents(1, &done);
+    duet__cl.clReleaseEvent(done);
+  } else {
+    cl_fail(ctx, err, "clEnqueueUnmapMemObject");
+  }
+  duet__cl.clReleaseMemObject((cl_mem)handle);
+}
+
+static int cl_event_wait(duet_ctx *ctx, void *ev) {
+  cl_marker *m = ev;
+  return flushed(ctx, duet__cl.clEnqueueBarrierWithWaitList(IMPL(ctx)->queue, 1, &m->event, NULL),
+                 "clEnqueueBarrierWithWaitList");
+}
+
+/* OpenCL tells the private bytes per work-item and the local bytes (the kernel's own __local
+ * variables, plus any __local argument already set); no registers and no occupancy. */
+static int cl_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k,
+                           duet__kernel_attrs *out) {
+  (void)d;
+  const cl_kernel kern = ((const cl_loaded *)k->fn)->kernel;
+  cl_ulong local = 0, priv = 0;
+  cl_int err = duet__cl.clGetKernelWorkGroupInfo(kern, IMPL(ctx)->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                                 sizeof local, &local, NULL);
+  if (err == CL_SUCCESS)
+    err = duet__cl.clGetKernelWorkGroupInfo(kern, IMPL(ctx)->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                            sizeof priv, &priv, NULL);
+  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
+  out->static_shared_bytes = (long)local;
+  out->private_bytes = (long)priv;
+  return DUET_OK;
 }
 
 const duet__backend_ops duet__opencl_backend = {
@@ -693,6 +813,7 @@ const duet__backend_ops duet__opencl_backend = {
     .name = "opencl",
     .device_count = cl_device_count,
     .ctx_open = cl_ctx_open,
+    .ctx_open_shared = cl_ctx_open_shared,
     .ctx_close = cl_ctx_close,
     .ctx_info = cl_ctx_info,
     .finish = cl_finish,
@@ -701,13 +822,19 @@ const duet__backend_ops duet__opencl_backend = {
     .mem_write = cl_mem_write,
     .mem_read = cl_mem_read,
     .mem_copy = cl_mem_copy,
+    .mem_write_async = cl_mem_write_async,
+    .mem_read_async = cl_mem_read_async,
+    .host_alloc = cl_host_alloc,
+    .host_free = cl_host_free,
     .event_alloc = cl_event_alloc,
     .event_free = cl_event_free,
     .event_record = cl_event_record,
     .event_elapsed = cl_event_elapsed,
+    .event_wait = cl_event_wait,
     .native_queue = cl_native_queue,
     .kernel_load = cl_kernel_load,
     .kernel_unload = cl_kernel_unload,
     .launch = cl_launch,
     .native_kernel = cl_native_kernel,
+    .kernel_attrs = cl_kernel_attrs,
 };

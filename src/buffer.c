@@ -35,15 +35,21 @@ size_t duet_buf_size(const duet_buf *buf) { return buf ? buf->bytes : 0; }
 
 void *duet_buf_native(const duet_buf *buf) { return buf ? buf->mem : NULL; }
 
-static int check_range(const duet_buf *buf, const char *func, const void *host, size_t offset,
-                       size_t bytes) {
-  if (!buf) return duet__fail(NULL, DUET_EINVAL, "%s: buf is NULL", func);
-  if (!host && bytes) return duet__fail(buf->ctx, DUET_EINVAL, "%s: host pointer is NULL", func);
+/* The host pointer and the buffer's range of a copy; failures are recorded on ctx. */
+static int check_span(const duet_ctx *ctx, const duet_buf *buf, const char *func, const void *host,
+                      size_t offset, size_t bytes) {
+  if (!host && bytes) return duet__fail(ctx, DUET_EINVAL, "%s: host pointer is NULL", func);
   if (offset > buf->bytes || bytes > buf->bytes - offset)
-    return duet__fail(buf->ctx, DUET_EINVAL,
+    return duet__fail(ctx, DUET_EINVAL,
                       "%s: %zu bytes at offset %zu run past the end of a %zu-byte buffer", func,
                       bytes, offset, buf->bytes);
   return DUET_OK;
+}
+
+static int check_range(const duet_buf *buf, const char *func, const void *host, size_t offset,
+                       size_t bytes) {
+  if (!buf) return duet__fail(NULL, DUET_EINVAL, "%s: buf is NULL", func);
+  return check_span(buf->ctx, buf, func, host, offset, bytes);
 }
 
 int duet_buf_write(duet_buf *buf, size_t offset, const void *src, size_t bytes) {
@@ -65,8 +71,9 @@ int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes) {
                             : NULL,
                       DUET_EINVAL, "duet_buf_copy: %s is NULL", dst ? "src" : "dst");
   duet_ctx *ctx = dst->ctx;
-  if (src->ctx != ctx)
-    return duet__fail(ctx, DUET_EINVAL, "duet_buf_copy: src and dst belong to different contexts");
+  if (!duet__same_family(src->ctx, ctx))
+    return duet__fail(ctx, DUET_EINVAL,
+                      "duet_buf_copy: src and dst belong to contexts of different families");
   if (src == dst)
     return duet__fail(ctx, DUET_EINVAL, "duet_buf_copy: src and dst are the same buffer");
   if (bytes > src->bytes || bytes > dst->bytes)
@@ -75,4 +82,29 @@ int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes) {
                       src->bytes, dst->bytes);
   if (!bytes) return DUET_OK;
   return ctx->ops->mem_copy(ctx, dst->mem, src->mem, bytes);
+}
+
+/* The async copies run on ctx's queue, which may be another member of the buffer's family. */
+static int check_async(duet_ctx *ctx, const duet_buf *buf, const char *func, const void *host,
+                       size_t offset, size_t bytes) {
+  int status = duet__check_ctx(ctx, func);
+  if (status) return status;
+  if (!buf) return duet__fail(ctx, DUET_EINVAL, "%s: buf is NULL", func);
+  if (!duet__same_family(buf->ctx, ctx))
+    return duet__fail(ctx, DUET_EINVAL, "%s: buf belongs to a context of another family", func);
+  return check_span(ctx, buf, func, host, offset, bytes);
+}
+
+int duet_buf_write_async(duet_ctx *ctx, duet_buf *buf, size_t offset, const void *src,
+                         size_t bytes) {
+  int status = check_async(ctx, buf, "duet_buf_write_async", src, offset, bytes);
+  if (status || !bytes) return status;
+  return ctx->ops->mem_write_async(ctx, buf->mem, offset, src, bytes);
+}
+
+int duet_buf_read_async(duet_ctx *ctx, const duet_buf *buf, size_t offset, void *dst,
+                        size_t bytes) {
+  int status = check_async(ctx, buf, "duet_buf_read_async", dst, offset, bytes);
+  if (status || !bytes) return status;
+  return ctx->ops->mem_read_async(ctx, buf->mem, offset, dst, bytes);
 }

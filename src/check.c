@@ -12,8 +12,10 @@ int duet__check_ctx(const duet_ctx *ctx, const char *func) {
 int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
                        size_t rows, size_t cols, size_t ld) {
   if (!buf) return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s is NULL", func, what);
-  if (buf->ctx != ctx)
-    return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s belongs to another context", func, what);
+  if (!duet__same_family(buf->ctx, ctx))
+    return duet__fail(ctx, DUET_EINVAL,
+                      "%s: buffer %s belongs to another context (not of this one's family)", func,
+                      what);
   if (ld < cols)
     return duet__fail(ctx, DUET_EINVAL, "%s: ld of %s is %zu, less than its %zu columns", func,
                       what, ld, cols);

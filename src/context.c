@@ -124,6 +124,12 @@ static int resolve_device(int device, int *out) {
   return DUET_OK;
 }
 
+static int init_lock(duet_ctx *ctx) {
+  return pthread_mutex_init(&ctx->load_lock, NULL)
+             ? duet__fail(ctx, DUET_ENOMEM, "pthread_mutex_init failed for a new context")
+             : DUET_OK;
+}
+
 int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
   if (!out) return duet__fail(NULL, DUET_EINVAL, "duet_ctx_create: ctx is NULL");
   *out = NULL;
@@ -134,6 +140,8 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
   if (!ctx) return duet__fail(NULL, DUET_ENOMEM, "duet_ctx_create: out of host memory");
   ctx->ops = find_backend(b);
   ctx->device = device;
+  ctx->root = ctx;
+  ctx->live = 1;
   if ((status = ctx->ops->ctx_open(ctx, device))) {
     /* No context survives to carry the detail: it becomes the thread's. */
     duet__pass_on(ctx->last_error);
@@ -148,7 +156,7 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
     ctx->caps.max_block_threads = (unsigned)atoi(cap);
   /* The tunable values every kernel of this context is built and launched with. Nothing is
    * built here: OpenCL groups build on the first call that needs one. */
-  if ((status = duet__tuning_resolve(ctx))) {
+  if ((status = duet__tuning_resolve(ctx)) || (status = init_lock(ctx))) {
     duet__pass_on(ctx->last_error);
     ctx->ops->ctx_close(ctx);
     free(ctx);
@@ -158,24 +166,63 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
   return DUET_OK;
 }
 
+/* Failures go to the thread's no-context text, as duet_ctx_create's do: the parent may be in
+ * use by another thread, and no new context survives to hold them. */
+int duet_ctx_create_shared(duet_ctx **out, duet_ctx *parent) {
+  static const char F[] = "duet_ctx_create_shared";
+  if (!out) return duet__fail(NULL, DUET_EINVAL, "%s: ctx is NULL", F);
+  *out = NULL;
+  if (!parent) return duet__fail(NULL, DUET_EINVAL, "%s: parent is NULL", F);
+  duet_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return duet__fail(NULL, DUET_ENOMEM, "%s: out of host memory", F);
+  int status;
+  /* What was resolved for the parent holds for the family: a member's kernels come from the
+   * same programs, so they must see the same tunable values. */
+  ctx->ops = parent->ops;
+  ctx->device = parent->device;
+  ctx->caps = parent->caps;
+  ctx->set = parent->set;
+  memcpy(ctx->tun, parent->tun, sizeof ctx->tun);
+  ctx->root = parent->root;
+  ctx->live = 1;
+  if ((status = ctx->ops->ctx_open_shared(ctx, parent))) {
+    duet__pass_on(ctx->last_error);
+    free(ctx);
+    return status;
+  }
+  if ((status = init_lock(ctx))) {
+    duet__pass_on(ctx->last_error);
+    ctx->ops->ctx_close(ctx);
+    free(ctx);
+    return status;
+  }
+  duet__ctx_hold(ctx->root);
+  *out = ctx;
+  return DUET_OK;
+}
+
 static void ctx_free(duet_ctx *ctx) {
+  duet_ctx *root = ctx->root;
   for (int k = 0; k < DUET__K_COUNT; k++)
     if (ctx->kernels[k].loaded) ctx->ops->kernel_unload(ctx, &ctx->kernels[k]);
   duet__arena_free(ctx);
   ctx->ops->ctx_close(ctx);
+  pthread_mutex_destroy(&ctx->load_lock);
   free(ctx);
+  /* A member held its root open: the root's backend state is what the member shared. */
+  if (root != ctx) duet__ctx_release(root);
 }
 
-void duet__ctx_hold(duet_ctx *ctx) { ctx->live++; }
+void duet__ctx_hold(duet_ctx *ctx) { __atomic_add_fetch(&ctx->live, 1, __ATOMIC_RELAXED); }
 
 void duet__ctx_release(duet_ctx *ctx) {
-  if (--ctx->live == 0 && ctx->destroyed) ctx_free(ctx);
+  if (__atomic_sub_fetch(&ctx->live, 1, __ATOMIC_ACQ_REL) == 0) ctx_free(ctx);
 }
 
 void duet_ctx_destroy(duet_ctx *ctx) {
   if (!ctx || ctx->destroyed) return;
   ctx->destroyed = 1;
-  if (ctx->live == 0) ctx_free(ctx);
+  duet__ctx_release(ctx); /* the caller's reference */
 }
 
 duet_backend duet_ctx_backend(const duet_ctx *ctx) {

@@ -10,8 +10,11 @@
  *   build log).
  * - Matrices are row-major float32. `ld` is the distance in elements between rows (ld >= cols).
  *   A rows x cols matrix needs a buffer of at least ((rows-1)*ld + cols)*4 bytes.
- * - Kernel calls (transpose, copy, sgemm) and duet_buf_copy() are enqueued asynchronously on the
- *   context's single in-order queue; duet_finish() or a duet_buf_read() waits for them.
+ * - Kernel calls (transpose, copy, sgemm), duet_buf_copy() and the `_async` copies are enqueued
+ *   asynchronously on the context's in-order queue; duet_finish() or a duet_buf_read() waits for
+ *   them. More queues on the same device come from duet_ctx_create_shared(): a family of
+ *   contexts that share buffers, each with its own queue, ordered among each other by
+ *   duet_event_wait().
  *
  * @par The contract
  * - Every pointer, enum, size, leading dimension, buffer size and buffer ownership (a buffer of
@@ -22,7 +25,9 @@
  *   exits, and leaves the context usable. The library prints nothing unless `DUET_VERBOSE=1`.
  * - Thread safety: a context, and its buffers and events, belong to one host thread at a time.
  *   Different threads may create and use their own contexts at the same time, first contexts
- *   included. The no-context error text (duet_ctx_last_error(NULL)) is per thread.
+ *   included, and so may the contexts of one family (each thread its own member; a buffer
+ *   used on two members at once must only be read by both). The no-context error text
+ * (duet_ctx_last_error(NULL)) is per thread.
  * - Destroy order: any. Buffers and events may be destroyed before or after their context; a
  *   context destroyed first stays open for them and is freed with the last of them. Destroying
  *   an object twice, or using it after it was destroyed, is undefined.
@@ -143,7 +148,8 @@ DUET_EXTERN int duet_backend_built(duet_backend b);
 DUET_EXTERN int duet_device_count(duet_backend b, int *count);
 
 /* ---- contexts ------------------------------------------------------------------------------ */
-/** A context: one device with one in-order queue (opaque). */
+/** A context: one device with one in-order queue (opaque); see duet_ctx_create_shared() for
+ *  more queues on one device. */
 typedef struct duet_ctx duet_ctx;
 
 /**
@@ -173,6 +179,26 @@ DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
  * @param ctx the context; NULL is fine.
  */
 DUET_EXTERN void duet_ctx_destroy(duet_ctx *ctx);
+/**
+ * Opens another context on the parent's device, with its own in-order queue (CUDA: a stream that
+ * does not synchronise with the legacy default stream; OpenCL: a command queue on the parent's
+ * `cl_context`), in the parent's *family*. A family shares its device state: a buffer made on
+ * any member may be passed to every member (as input, output, or to duet_buf_write_async() /
+ * duet_buf_read_async()), and the members share the built kernel programs (OpenCL: each member
+ * makes its own `cl_kernel` objects from them, so that two threads never set the arguments of
+ * one kernel object). Work on two members runs in any order unless ordered by duet_event_wait().
+ * Each member has its own scratch memory for multi-launch routines, so no member's queued work
+ * shares it with another's. The new context has the parent's backend, device and tuning values.
+ *
+ * Destroy order: any. The family's shared state lives until its last member, buffer, event and
+ * pinned allocation are gone.
+ * @param[out] ctx the new context; NULL on failure.
+ * @param parent any context; its family becomes the new context's. It may be in use by another
+ *        thread meanwhile.
+ * @return #DUET_OK; #DUET_EINVAL for a NULL argument; #DUET_ENOMEM, #DUET_EBACKEND; why is in
+ *         duet_ctx_last_error(NULL), as for duet_ctx_create().
+ */
+DUET_EXTERN int duet_ctx_create_shared(duet_ctx **ctx, duet_ctx *parent);
 /**
  * The backend a context runs on.
  * @param ctx the context.
@@ -299,6 +325,34 @@ DUET_EXTERN int duet_buf_write(duet_buf *buf, size_t offset, const void *src, si
  */
 DUET_EXTERN int duet_buf_read(const duet_buf *buf, size_t offset, void *dst, size_t bytes);
 /**
+ * Copies host memory into a buffer; enqueued on ctx's queue, after its earlier work. The host
+ * memory must stay valid and unchanged until the queue has passed the copy (duet_finish(), or
+ * an event recorded after it). Asynchronous with pinned memory (duet_host_alloc()); with other
+ * memory it is correct but may wait for the copy before it returns, and overlaps nothing.
+ * @param ctx the queue: the buffer's context or one of its family.
+ * @param buf the buffer.
+ * @param offset where in the buffer, in bytes; offset + bytes must lie within the buffer.
+ * @param src host memory; may be NULL only for 0 bytes.
+ * @param bytes how many bytes; 0 enqueues nothing.
+ * @return #DUET_OK or a negative #duet_status (#DUET_EINVAL: a buffer of another family).
+ */
+DUET_EXTERN int duet_buf_write_async(duet_ctx *ctx, duet_buf *buf, size_t offset, const void *src,
+                                     size_t bytes);
+/**
+ * Copies a buffer into host memory; enqueued on ctx's queue, after its earlier work. `dst` holds
+ * the data once the queue has passed the copy (duet_finish(), or an event recorded after it);
+ * until then it must stay valid. Asynchronous with pinned memory (duet_host_alloc()); with other
+ * memory it is correct but may wait for the copy before it returns.
+ * @param ctx the queue: the buffer's context or one of its family.
+ * @param buf the buffer.
+ * @param offset where in the buffer, in bytes; offset + bytes must lie within the buffer.
+ * @param dst host memory; may be NULL only for 0 bytes.
+ * @param bytes how many bytes; 0 enqueues nothing.
+ * @return #DUET_OK or a negative #duet_status (#DUET_EINVAL: a buffer of another family).
+ */
+DUET_EXTERN int duet_buf_read_async(duet_ctx *ctx, const duet_buf *buf, size_t offset, void *dst,
+                                    size_t bytes);
+/**
  * The vendor's device-to-device copy of the first `bytes` bytes; enqueued.
  * @param dst the destination: of the same context as src, distinct from it, at least `bytes`
  *        long.
@@ -307,6 +361,28 @@ DUET_EXTERN int duet_buf_read(const duet_buf *buf, size_t offset, void *dst, siz
  * @return #DUET_OK or a negative #duet_status.
  */
 DUET_EXTERN int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes);
+
+/* ---- pinned host memory ------------------------------------------------------------------ */
+/**
+ * Allocates page-locked ("pinned") host memory, which the device copies to and from by DMA:
+ * the `_async` copies run asynchronously from it and overlap kernels on other queues. CUDA:
+ * cudaHostAlloc. OpenCL: a `CL_MEM_ALLOC_HOST_PTR` buffer mapped for the life of the
+ * allocation (NVIDIA's OpenCL pins it, and copies from its mapped pointer by DMA; other
+ * platforms give ordinary memory that works the same, if slower).
+ * @param ctx the context; the memory may be used with every context of its family.
+ * @param bytes the size, > 0.
+ * @param[out] ptr the memory, aligned for any type; not written on failure.
+ * @return #DUET_OK; #DUET_EINVAL; #DUET_ENOMEM; #DUET_EBACKEND.
+ */
+DUET_EXTERN int duet_host_alloc(duet_ctx *ctx, size_t bytes, void **ptr);
+/**
+ * Frees memory from duet_host_alloc(). Work still queued on it must have finished. A pointer
+ * that duet_host_alloc() did not return (or one already freed, or one of another family) is
+ * refused: nothing is freed, and duet_ctx_last_error(ctx) says why.
+ * @param ctx a context of the family the memory was allocated on.
+ * @param ptr the memory; NULL is fine.
+ */
+DUET_EXTERN void duet_host_free(duet_ctx *ctx, void *ptr);
 
 /* ---- events (timing) ----------------------------------------------------------------------- */
 /** A timestamp in a context's queue (opaque). */
@@ -325,6 +401,15 @@ DUET_EXTERN int duet_event_create(duet_ctx *ctx, duet_event **ev);
  * @return #DUET_OK or a negative #duet_status.
  */
 DUET_EXTERN int duet_event_record(duet_event *ev);
+/**
+ * Makes ctx's queue wait, without blocking the host, until the queue `ev` was last recorded on
+ * has passed that point: work enqueued on ctx afterwards runs after the work enqueued there
+ * before the record. Recording `ev` again later does not change what was waited for.
+ * @param ctx the waiting context.
+ * @param ev an event recorded on a context of ctx's family (ctx itself is fine).
+ * @return #DUET_OK; #DUET_EINVAL for NULL, an event of another family, or one never recorded.
+ */
+DUET_EXTERN int duet_event_wait(duet_ctx *ctx, const duet_event *ev);
 /**
  * The time between two recorded events; waits for `end`.
  * @param start the first event.

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,10 @@ typedef struct duet__backend_ops {
   /* Devices the backend sees; with none, `why` (n bytes) says why when the runtime did. */
   int (*device_count)(int *count, char *why, size_t n);
   int (*ctx_open)(duet_ctx *ctx, int device); /* sets ctx->impl and ctx->caps */
+  /* Another queue on parent's device, sharing its device state (duet_ctx_create_shared): sets
+   * ctx->impl; the core copies the caps. The core holds the family's root open until ctx is
+   * closed, so ctx may keep pointers into the root's state. */
+  int (*ctx_open_shared)(duet_ctx *ctx, duet_ctx *parent);
   void (*ctx_close)(duet_ctx *ctx);
   int (*ctx_info)(duet_ctx *ctx, duet_device_info *info);
   int (*finish)(duet_ctx *ctx);
@@ -57,10 +62,19 @@ typedef struct duet__backend_ops {
   int (*mem_write)(duet_ctx *ctx, void *mem, size_t offset, const void *src, size_t bytes);
   int (*mem_read)(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes);
   int (*mem_copy)(duet_ctx *ctx, void *dst, void *src, size_t bytes);
+  /* Enqueued on ctx's queue; mem may be of any context of ctx's family. */
+  int (*mem_write_async)(duet_ctx *ctx, void *mem, size_t offset, const void *src, size_t bytes);
+  int (*mem_read_async)(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes);
+  /* Pinned host memory: *ptr for the caller, *handle for host_free (the core's registry keeps
+   * it); host_free may get any context of the allocating one's family. */
+  int (*host_alloc)(duet_ctx *ctx, size_t bytes, void **ptr, void **handle);
+  void (*host_free)(duet_ctx *ctx, void *ptr, void *handle);
   int (*event_alloc)(duet_ctx *ctx, void **ev);
   void (*event_free)(duet_ctx *ctx, void *ev);
   int (*event_record)(duet_ctx *ctx, void *ev);
   int (*event_elapsed)(duet_ctx *ctx, void *start, void *end, float *ms);
+  /* ctx's queue waits for recorded event ev of a context of its family. */
+  int (*event_wait)(duet_ctx *ctx, void *ev);
   void *(*native_queue)(duet_ctx *ctx);
   /* Turns manifest row k, with the context's tunable values, into k->fn and k->max_threads.
    * k->shape is already resolved: a backend whose compiled kernel assumes another shape fails
@@ -72,6 +86,10 @@ typedef struct duet__backend_ops {
                 const duet__launch *launch, const duet__arg *args);
   /* What a caller needs to enqueue loaded kernel k itself (duet__described.native). */
   void *(*native_kernel)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k);
+  /* What the compiler made of loaded kernel k (duet__kernel_attrs): the backend fills what it
+   * can tell and leaves the rest as the core set it (-1). */
+  int (*kernel_attrs)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k,
+                      duet__kernel_attrs *out);
 } duet__backend_ops;
 
 #ifdef DUET_HAVE_CUDA
@@ -104,8 +122,16 @@ struct duet_ctx {
   void *arena[DUET__ARENA_COUNT];
   size_t arena_bytes[DUET__ARENA_COUNT];
   duet__description *description; /* set: calls record their launches there (duet__describe) */
-  size_t live;   /* buffers and events not yet destroyed: each holds the context open */
-  int destroyed; /* duet_ctx_destroy was called; freed when `live` reaches 0 */
+  /* References that hold the context open, atomically counted (a family's members may release
+   * its root from other threads): the caller's until duet_ctx_destroy, and one per buffer,
+   * event, pinned allocation and (on the root) family member. Freed when it reaches 0. */
+  size_t live;
+  int destroyed; /* duet_ctx_destroy was called */
+  /* The family's first context (itself for one made by duet_ctx_create): its backend state is
+   * what the family shares, and every member holds it. Buffers and events of contexts with the
+   * same root may be used on each other. */
+  duet_ctx *root;
+  pthread_mutex_t load_lock; /* the root's serialises the family's kernel loads */
   char last_error[DUET__ERRLEN];
 };
 
@@ -125,6 +151,11 @@ struct duet_event {
  * last of them, so that destroying them in any order is safe. */
 void duet__ctx_hold(duet_ctx *ctx);
 void duet__ctx_release(duet_ctx *ctx);
+/* Whether a and b are of one family (duet_ctx_create_shared): each may use the other's buffers
+ * and events. */
+static inline int duet__same_family(const duet_ctx *a, const duet_ctx *b) {
+  return a->root == b->root;
+}
 
 /* Records a failure on ctx (may be NULL) and returns status. Prints it when DUET_VERBOSE=1. */
 int duet__fail(const duet_ctx *ctx, int status, const char *fmt, ...)

@@ -71,6 +71,25 @@ typedef struct {
  * command: exported from libduet, but no part of its API (duet.h). */
 DUET_EXTERN void duet__describe(duet_ctx *ctx, duet__description *into);
 
+/* What the compiler made of one kernel on a context, for duet-bench's `kernels` command; -1 (or
+ * a negative occupancy) where the backend cannot tell. */
+typedef struct {
+  const duet__kernel_desc *kernel; /* its manifest row */
+  unsigned block_x, block_y;       /* the block it is launched with */
+  size_t shared_bytes;             /* the launch's dynamic shared (OpenCL __local argument) bytes */
+  long static_shared_bytes;        /* shared/local memory the kernel declares itself */
+  int registers;                   /* per thread (CUDA) */
+  long private_bytes;              /* per thread: CUDA local memory (spills), OpenCL private */
+  unsigned max_threads;            /* the most threads a block of this kernel may have */
+  int blocks_per_unit;             /* resident blocks per multiprocessor, from the occupancy API */
+  double occupancy;                /* resident warps / the multiprocessor's maximum, 0 to 1 */
+} duet__kernel_attrs;
+
+/* Loads kernel k (0 <= k < DUET__K_COUNT; OpenCL builds its group) on ctx and describes it.
+ * DUET_OK, or the load's failure (DUET_EBUILD where the kernel is not built for the context's
+ * tuning set); DUET_EINVAL for a bad k or NULL. Exported for duet-bench, no part of the API. */
+DUET_EXTERN int duet__kernel_attrs_get(duet_ctx *ctx, int k, duet__kernel_attrs *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Device events: markers in the context's queue, for timing. */
+/* Device events: markers in the context's queue, for timing and for ordering the queues of a
+ * family. */
 #include <stdlib.h>
 
 #include "duet_internal.h"
@@ -42,6 +43,17 @@ int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float 
     return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: %s was never recorded",
                       start->recorded ? "end" : "start");
   return ctx->ops->event_elapsed(ctx, start->handle, end->handle, ms);
+}
+
+int duet_event_wait(duet_ctx *ctx, const duet_event *ev) {
+  int status = duet__check_ctx(ctx, "duet_event_wait");
+  if (status) return status;
+  if (!ev) return duet__fail(ctx, DUET_EINVAL, "duet_event_wait: ev is NULL");
+  if (!duet__same_family(ev->ctx, ctx))
+    return duet__fail(ctx, DUET_EINVAL,
+                      "duet_event_wait: ev belongs to a context of another family");
+  if (!ev->recorded) return duet__fail(ctx, DUET_EINVAL, "duet_event_wait: ev was never recorded");
+  return ctx->ops->event_wait(ctx, ev->handle);
 }
 
 void duet_event_destroy(duet_event *ev) {

@@ -46,7 +46,10 @@ int duet__kernel_get(duet_ctx *ctx, duet__kernel id, const duet__loaded **out) {
     duet__loaded fresh;
     memset(&fresh, 0, sizeof fresh);
     d->shape(ctx->tun, &fresh.shape);
+    /* A family's members share what a load builds (OpenCL's programs): one load at a time. */
+    pthread_mutex_lock(&ctx->root->load_lock);
     int status = ctx->ops->kernel_load(ctx, d, &fresh);
+    pthread_mutex_unlock(&ctx->root->load_lock);
     if (status) return status;
     signature_kinds(d->sig, &fresh);
     fresh.loaded = 1;
@@ -54,6 +57,26 @@ int duet__kernel_get(duet_ctx *ctx, duet__kernel id, const duet__loaded **out) {
   }
   *out = k;
   return DUET_OK;
+}
+
+int duet__kernel_attrs_get(duet_ctx *ctx, int id, duet__kernel_attrs *out) {
+  int status = duet__check_ctx(ctx, "duet__kernel_attrs_get");
+  if (status) return status;
+  if (!out || id < 0 || id >= DUET__K_COUNT)
+    return duet__fail(ctx, DUET_EINVAL, "duet__kernel_attrs_get: kernel %d of %d, or out NULL", id,
+                      DUET__K_COUNT);
+  const duet__loaded *k;
+  if ((status = duet__kernel_get(ctx, (duet__kernel)id, &k))) return status;
+  memset(out, 0, sizeof *out);
+  out->kernel = &duet__manifest[id];
+  out->block_x = k->shape.block_x;
+  out->block_y = k->shape.block_y;
+  out->shared_bytes = k->shape.shared_bytes;
+  out->max_threads = k->max_threads;
+  out->static_shared_bytes = out->private_bytes = -1;
+  out->registers = out->blocks_per_unit = -1;
+  out->occupancy = -1;
+  return ctx->ops->kernel_attrs(ctx, out->kernel, k, out);
 }
 
 static int block_fits(const duet_ctx *ctx, const duet__loaded *k) {

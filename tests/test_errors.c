@@ -377,6 +377,107 @@ done:
   duet_event_destroy(none);
 }
 
+/* duet_host_free returns nothing: what it recorded says whether it refused. */
+static int host_free_status(duet_ctx *ctx, void *ptr) {
+  char was[256];
+  snprintf(was, sizeof was, "%s", duet_ctx_last_error(ctx));
+  duet_host_free(ctx, ptr);
+  const char *now = duet_ctx_last_error(ctx);
+  return strcmp(now, was) != 0 && strncmp(now, "duet_host_free", 14) == 0 ? DUET_EINVAL : DUET_OK;
+}
+
+/* Families (duet_ctx_create_shared), the enqueued copies, event waits and pinned memory. ctx2 is
+ * of another family; a member of ctx's family is accepted wherever ctx is. */
+static void queue_errors(fixture *f) {
+  duet_ctx *x = f->ctx, *member = NULL, *none = (duet_ctx *)f;
+  harness_mat m, m2;
+  const size_t n0 = f->n_watch;
+  duet_event *unrecorded = NULL, *other = NULL;
+  void *pin = NULL, *pin2 = NULL, *kept = (void *)f;
+  int ok = setup(f, duet_ctx_create_shared(&member, x), "duet_ctx_create_shared") &&
+           watch(f, &m, member, 1, 64, 64, 0) &&
+           setup(f, duet_event_create(member, &unrecorded), "duet_event_create") &&
+           setup(f, duet_host_alloc(x, 256, &pin), "duet_host_alloc");
+  if (ok && f->ctx2)
+    ok = watch(f, &m2, f->ctx2, 1, 64, 64, 0) &&
+         setup(f, duet_event_create(f->ctx2, &other), "duet_event_create") &&
+         setup(f, duet_event_record(other), "duet_event_record") &&
+         setup(f, duet_host_alloc(f->ctx2, 256, &pin2), "duet_host_alloc");
+  if (!ok) goto done;
+  REJECT(f, DUET_EINVAL, NULL, duet_ctx_create_shared(NULL, x), "duet_ctx_create_shared ctx=NULL");
+  REJECT(f, DUET_EINVAL, NULL, duet_ctx_create_shared(&none, NULL),
+         "duet_ctx_create_shared parent=NULL");
+  harness_case c;
+  harness_case_begin(&c, f->dev, "duet_ctx_create_shared parent=NULL leaves ctx NULL");
+  harness_expect(&c, none == NULL, "*ctx is not NULL after a failure");
+  harness_case_end(&c);
+
+  duet_buf *buf = m.buf;
+  const size_t size = m.len * sizeof(float);
+  const struct {
+    size_t offset, bytes;
+  } outside[] = {{size - 3, 4}, {size + 1, 0}, {size, 1}, {SIZE_MAX, 8}, {8, SIZE_MAX - 4}};
+  float src[HOST_WATCH] = {1, 2, 3, 4, 5, 6, 7, 8};
+  float dst[HOST_WATCH] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  f->host_watch = dst;
+  for (size_t i = 0; i < COUNT(outside); i++) {
+    size_t off = outside[i].offset, n = outside[i].bytes;
+    REJECT(f, DUET_EINVAL, x, duet_buf_write_async(x, buf, off, src, n),
+           "duet_buf_write_async offset=%zu bytes=%zu", off, n);
+    REJECT(f, DUET_EINVAL, x, duet_buf_read_async(x, buf, off, dst, n),
+           "duet_buf_read_async offset=%zu bytes=%zu", off, n);
+  }
+  REJECT(f, DUET_EINVAL, NULL, duet_buf_write_async(NULL, buf, 0, src, 4),
+         "duet_buf_write_async ctx=NULL");
+  REJECT(f, DUET_EINVAL, NULL, duet_buf_read_async(NULL, buf, 0, dst, 4),
+         "duet_buf_read_async ctx=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_buf_write_async(x, NULL, 0, src, 4),
+         "duet_buf_write_async buf=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_buf_read_async(x, NULL, 0, dst, 4),
+         "duet_buf_read_async buf=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_buf_write_async(x, buf, 0, NULL, 4),
+         "duet_buf_write_async src=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_buf_read_async(x, buf, 0, NULL, 4),
+         "duet_buf_read_async dst=NULL");
+  if (f->ctx2) {
+    REJECT(f, DUET_EINVAL, x, duet_buf_write_async(x, m2.buf, 0, src, 4),
+           "duet_buf_write_async buf-of-other-family");
+    REJECT(f, DUET_EINVAL, f->ctx2, duet_buf_read_async(f->ctx2, buf, 0, dst, 4),
+           "duet_buf_read_async buf-of-other-family");
+  }
+  f->host_watch = NULL;
+  REJECT(f, DUET_OK, x, duet_buf_write_async(x, buf, 0, NULL, 0), "duet_buf_write_async bytes=0");
+
+  REJECT(f, DUET_EINVAL, NULL, duet_event_wait(NULL, unrecorded), "duet_event_wait ctx=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_event_wait(x, NULL), "duet_event_wait ev=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_event_wait(x, unrecorded), "duet_event_wait ev-unrecorded");
+  if (f->ctx2)
+    REJECT(f, DUET_EINVAL, x, duet_event_wait(x, other), "duet_event_wait ev-of-other-family");
+
+  REJECT(f, DUET_EINVAL, NULL, duet_host_alloc(NULL, 16, &kept), "duet_host_alloc ctx=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_host_alloc(x, 16, NULL), "duet_host_alloc ptr=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_host_alloc(x, 0, &kept), "duet_host_alloc bytes=0");
+  REJECT(f, DUET_ENOMEM, x, duet_host_alloc(x, (size_t)1 << 62, &kept),
+         "duet_host_alloc bytes=2^62");
+  harness_case_begin(&c, f->dev, "duet_host_alloc failures leave ptr alone");
+  harness_expect(&c, kept == (void *)f, "a failure wrote %p into ptr", kept);
+  harness_case_end(&c);
+  REJECT(f, DUET_EINVAL, x, host_free_status(x, src), "duet_host_free ptr-not-pinned");
+  REJECT(f, DUET_EINVAL, x, host_free_status(x, (char *)pin + 4), "duet_host_free ptr-inside");
+  if (f->ctx2)
+    REJECT(f, DUET_EINVAL, x, host_free_status(x, pin2), "duet_host_free ptr-of-other-family");
+  REJECT(f, DUET_OK, member, host_free_status(member, pin), "duet_host_free through a member");
+  REJECT(f, DUET_EINVAL, member, host_free_status(member, pin), "duet_host_free twice");
+  pin = NULL;
+done:
+  duet_host_free(x, pin);
+  if (f->ctx2) duet_host_free(f->ctx2, pin2);
+  duet_event_destroy(unrecorded);
+  duet_event_destroy(other);
+  unwatch(f, n0);
+  duet_ctx_destroy(member);
+}
+
 static void ctx_errors(fixture *f) {
   duet_ctx *made = (duet_ctx *)f; /* a failure must set it to NULL */
   duet_device_info info;
@@ -433,6 +534,7 @@ static void run(const harness_dev *dev, void *user) {
   gemm_errors(&f);
   buffer_errors(&f);
   event_errors(&f);
+  queue_errors(&f);
   ctx_errors(&f);
   duet_ctx_destroy(f.ctx2);
   /* After every rejection the context must still compute, exactly. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Several threads, each with its own context, created at the same moment as the process's first
  * contexts (the ICD loader's first platform query crashed PoCL when raced), then each running a
- * transpose and an sgemm at the same time and checking them against the CPU. The workers use
+ * transpose and an sgemm at the same time and checking them against the CPU; then two threads on
+ * one family (duet_ctx_create_shared), each driving its own member, one made while the other
+ * thread uses the root and destroyed while it still does. The workers use
  * the library alone (the harness and its OpenMP references are single-threaded by design), so
  * that a ThreadSanitizer build (.ci/run) sees only duet's own threads and the runtime's. */
 #include <math.h>
@@ -116,9 +118,91 @@ static void race(duet_backend b) {
   harness_case_end(&c);
 }
 
+/* ---- one family, one member per thread ------------------------------------------------------ */
+#define SHARED 4099 /* floats of the root's buffer that both threads read */
+
+typedef struct {
+  duet_ctx *root;
+  duet_ctx *own; /* NULL: the thread makes its member from root, while the other uses root */
+  const duet_buf *shared;
+  const float *expect; /* what shared holds */
+  pthread_barrier_t *start;
+  uint64_t seed;
+  char wrong[512];
+} member_worker;
+
+/* Pinned memory, an enqueued copy of the root's buffer into one of this member's, and the
+ * transpose and sgemm of compute(), with kernels loading in both threads at once. */
+static void *member_work(void *arg) {
+  member_worker *w = arg;
+  duet_ctx *ctx = w->own;
+  pthread_barrier_wait(w->start);
+  int st = ctx ? DUET_OK : duet_ctx_create_shared(&ctx, w->root);
+  duet_buf *mine = NULL;
+  float *pin = NULL;
+  if (!st) st = duet_host_alloc(ctx, SHARED * sizeof(float), (void **)&pin);
+  if (!st) st = duet_buf_create(ctx, SHARED * sizeof(float), &mine);
+  if (!st) st = duet_copy(ctx, 1, SHARED, w->shared, SHARED, mine, SHARED);
+  if (!st) st = duet_buf_read_async(ctx, mine, 0, pin, SHARED * sizeof(float));
+  if (!st) st = duet_finish(ctx);
+  if (st)
+    snprintf(w->wrong, sizeof w->wrong, "%s: %s", duet_status_name(st), duet_ctx_last_error(ctx));
+  else if (memcmp(pin, w->expect, SHARED * sizeof(float)) != 0)
+    snprintf(w->wrong, sizeof w->wrong, "the copy of the root's buffer is wrong");
+  if (!st) {
+    worker cw = {.seed = w->seed};
+    compute(&cw, ctx);
+    if (*cw.wrong) snprintf(w->wrong, sizeof w->wrong, "%s", cw.wrong);
+  }
+  if (pin) duet_host_free(ctx, pin);
+  duet_buf_destroy(mine);
+  /* The member's end releases the root, which the other thread is using. */
+  if (!w->own) duet_ctx_destroy(ctx);
+  return NULL;
+}
+
+static void family(duet_backend b) {
+  harness_case c;
+  harness_case_begin(&c, NULL, "two threads, each on one member of one %s family",
+                     duet_backend_name(b));
+  int count = 0;
+  duet_device_count(b, &count);
+  if (!count) {
+    harness_case_skip(&c, "no %s device", duet_backend_name(b));
+    return;
+  }
+  duet_ctx *root = NULL;
+  duet_buf *shared = NULL;
+  float host[SHARED];
+  for (int i = 0; i < SHARED; i++) host[i] = (float)i * 0.5f - 7.0f;
+  int st = duet_ctx_create(&root, b, 0);
+  if (!st) st = duet_buf_create(root, sizeof host, &shared);
+  if (!st) st = duet_buf_write(shared, 0, host, sizeof host);
+  if (harness_expect_status(&c, st, DUET_OK, root, "setup")) {
+    harness_contexts_ran(2);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    member_worker w[2];
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+      w[i] = (member_worker){root, i ? NULL : root, shared, host, &start, c.seed + (uint64_t)i, ""};
+      pthread_create(&t[i], NULL, member_work, &w[i]);
+    }
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < 2; i++)
+      harness_expect(&c, !*w[i].wrong, "%s: %s", i ? "member" : "root", w[i].wrong);
+  }
+  duet_buf_destroy(shared);
+  duet_ctx_destroy(root);
+  harness_case_end(&c);
+}
+
 int main(void) {
   harness_init("test_threads");
   if (duet_backend_built(DUET_BACKEND_OPENCL)) race(DUET_BACKEND_OPENCL);
   if (duet_backend_built(DUET_BACKEND_CUDA)) race(DUET_BACKEND_CUDA);
+  if (duet_backend_built(DUET_BACKEND_OPENCL)) family(DUET_BACKEND_OPENCL);
+  if (duet_backend_built(DUET_BACKEND_CUDA)) family(DUET_BACKEND_CUDA);
   return harness_end();
 }
