@@ -44,7 +44,7 @@ cd /tmp/duet
 # compute-sanitizer crashes under synccheck on the tests' OpenMP threads: one thread for it.
 if has sanitize; then # in the background, all at once: small tier, CUDA only, beside make check
   for tool in memcheck racecheck synccheck; do
-    for t in ${SANITIZE_TESTS:-test_manifest test_transpose test_gemm}; do
+    for t in ${SANITIZE_TESTS:-test_manifest test_transpose test_gemm test_queues}; do
       [ $t = test_gemm ] && [ $tool != memcheck ] && continue # the others cover its kernels
       (OMP_NUM_THREADS=1 DUET_BACKEND=cuda DUET_TEST_LARGE=0 timeout ${SANITIZE_TIMEOUT:-400} \
         compute-sanitizer --tool $tool --error-exitcode 9 tests/$t >"$logs/sanitizer-$tool-$t.log" 2>&1
@@ -92,6 +92,12 @@ if has bench; then
     $B transpose --backend all --variant padded,auto --sizes 1024 --batch $batch 2>/dev/null |
       tee "$logs/bench-transpose-1024-batch$batch.txt"
   done
+  # Copies overlapped with kernels over a family's queues (pageable, pinned, pinned on three
+  # queues, and the bound), and what the compiler made of each kernel (occupancy).
+  for n in 4096 8192; do
+    $B overlap --backend all -n $n --reps 7 2>&1 | tee "$logs/bench-overlap-$n.txt"
+  done
+  $B kernels --backend all 2>&1 | tee "$logs/bench-kernels.txt"
 fi
 
 # Tuning without rebuilding: the device's own set first, then each DUET_TUNE spec of TUNE_SETS

@@ -75,6 +75,7 @@ DUET_EXTERN void duet__describe(duet_ctx *ctx, duet__description *into);
  * a negative occupancy) where the backend cannot tell. */
 typedef struct {
   const duet__kernel_desc *kernel; /* its manifest row */
+  const char *group;               /* the row's group (one name may be built in several) */
   unsigned block_x, block_y;       /* the block it is launched with */
   size_t shared_bytes;             /* the launch's dynamic shared (OpenCL __local argument) bytes */
   long static_shared_bytes;        /* shared/local memory the kernel declares itself */
@@ -87,7 +88,8 @@ typedef struct {
 
 /* Loads kernel k (0 <= k < DUET__K_COUNT; OpenCL builds its group) on ctx and describes it.
  * DUET_OK, or the load's failure (DUET_EBUILD where the kernel is not built for the context's
- * tuning set); DUET_EINVAL for a bad k or NULL. Exported for duet-bench, no part of the API. */
+ * tuning set), with out->kernel set; DUET_EINVAL for a bad k or NULL. Exported for duet-bench, no
+ * part of the API. */
 DUET_EXTERN int duet__kernel_attrs_get(duet_ctx *ctx, int k, duet__kernel_attrs *out);
 
 #ifdef __cplusplus

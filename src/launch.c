@@ -65,10 +65,11 @@ int duet__kernel_attrs_get(duet_ctx *ctx, int id, duet__kernel_attrs *out) {
   if (!out || id < 0 || id >= DUET__K_COUNT)
     return duet__fail(ctx, DUET_EINVAL, "duet__kernel_attrs_get: kernel %d of %d, or out NULL", id,
                       DUET__K_COUNT);
+  memset(out, 0, sizeof *out);
+  out->kernel = &duet__manifest[id]; /* named also when it does not load */
+  out->group = duet__groups[out->kernel->group].name;
   const duet__loaded *k;
   if ((status = duet__kernel_get(ctx, (duet__kernel)id, &k))) return status;
-  memset(out, 0, sizeof *out);
-  out->kernel = &duet__manifest[id];
   out->block_x = k->shape.block_x;
   out->block_y = k->shape.block_y;
   out->shared_bytes = k->shape.shared_bytes;

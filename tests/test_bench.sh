@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # duet-bench's command line and output formats (table, CSV, JSON, plot files) on tiny sizes, the
-# launch command's rows and numbers, and that a wrong kernel result is reported as "verified: no",
+# launch command's rows and numbers, the overlap and kernels commands, and that a wrong kernel result is reported as "verified: no",
 # untimed, with exit status 1. The wrong result comes from a test-only hook
 # (DUET_BENCH_TEST_WRONG_SIZE=1 makes duet-bench call the duet kernels one column, or for gemm one
 # k, short), never from a broken kernel.
@@ -274,6 +274,38 @@ count_is "launch: their raw rows are skipped, or say verified no" 3 \
 count_is "launch: the baseline is still verified and timed" 1 \
   "$(grep -c ",$raw_call,1,bench_raw_copy,.*,[0-9.e+-]*,[01],yes,$" "$tmp/launch_wrong.out")"
 
+# ---- overlap: copies and kernels over the queues of a family -------------------------------------
+# shellcheck disable=SC2086
+run overlap overlap $sel -n 64 --reps 2 --warmup 1
+[ "$rc" -eq 0 ] || show overlap
+count_is "overlap -n 64 exits 0" 0 "$rc"
+count_is "overlap: the three ways are verified and timed" 3 \
+  "$(grep -Ec '^ +(pageable, one queue|pinned, one queue|pinned, queues of a family) +[0-9.]+ .* yes ' \
+    "$tmp/overlap.out")"
+count_is "overlap: each stage alone, timed" 3 \
+  "$(grep -Ec '^ +(copies in alone \(pinned\)|kernels alone|copies out alone \(pinned\)) +[0-9.]+ ' \
+    "$tmp/overlap.out")"
+expect "overlap: the bound and the family's share of it" sh -c \
+  "grep -Eq '^ +bound: max\(in, kernels, out\) +[0-9.]+$' '$tmp/overlap.out' &&
+   grep -Eq '3 queues: [0-9.]+ of the bound' '$tmp/overlap.out'"
+DUET_BENCH_TEST_WRONG_SIZE=1
+export DUET_BENCH_TEST_WRONG_SIZE
+# shellcheck disable=SC2086
+run overlap_wrong overlap $sel -n 64 --reps 2 --warmup 0
+unset DUET_BENCH_TEST_WRONG_SIZE
+count_is "overlap with a wrong result: exit status 1" 1 "$rc"
+count_is "overlap: the three ways say verified no, untimed" 3 "$(grep -Ec ' +- +no ' "$tmp/overlap_wrong.out")"
+
+# ---- kernels: what the compiler made of each kernel ----------------------------------------------
+# shellcheck disable=SC2086
+run kernels kernels $sel
+[ "$rc" -eq 0 ] || show kernels
+count_is "kernels exits 0" 0 "$rc"
+count_is "kernels: no kernel failed to load" 0 "$(grep -c 'not loaded' "$tmp/kernels.out")"
+expect "kernels: duet_copy and fast's kernel with their blocks" sh -c \
+  "grep -Eq '^duet_copy +copy +[0-9]+x[0-9]+ ' '$tmp/kernels.out' &&
+   grep -Eq '^duet_sgemm_fast +gemm_fast +[0-9]+x[0-9]+ ' '$tmp/kernels.out'"
+
 # ---- bad usage: a message on stderr and exit 2 --------------------------------------------------
 bad_usage() {
   run bad "$@"
@@ -303,12 +335,18 @@ bad_usage launch --variant copy
 bad_usage launch --sizes 1,2
 bad_usage launch --total
 bad_usage launch --reps 0
+bad_usage overlap --variant copy
+bad_usage overlap -m 4 -n 5
+bad_usage overlap --csv
+bad_usage kernels -n 4
 run version --version
 expect "--version exits 0 and prints the package version" \
   test "$rc $(cat "$tmp/version.out")" = "0 duet-bench (duet) ${PACKAGE_VERSION:-unknown}"
 run help --help
 expect "--help exits 0 with usage" sh -c "[ $rc -eq 0 ] && grep -q '^Usage: duet-bench' '$tmp/help.out'"
 expect "--help documents launch" grep -q '^  launch  ' "$tmp/help.out"
+expect "--help documents overlap and kernels" sh -c \
+  "grep -q '^  overlap  ' '$tmp/help.out' && grep -q '^  kernels  ' '$tmp/help.out'"
 
 # ---- a wrong result: verified no, not timed, exit 1 -----------------------------------------------
 wrong() {

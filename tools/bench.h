@@ -55,6 +55,8 @@ typedef struct {
   unsigned routines; /* bit (1u << bench_routine) per routine */
   int list;
   int launch;      /* the launch command (bench_launch.c) */
+  int overlap;     /* the overlap command (bench_overlap.c) */
+  int kernels;     /* the kernels command (bench_kernels.c) */
   int default_run; /* no subcommand: the best device only */
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes; /* 0: the defaults for each device's type */
@@ -204,6 +206,14 @@ typedef struct {
   int backlog;
   char note[512];
 } bench_launch_result;
+
+/* ---- overlap and kernels (bench_overlap.c, bench_kernels.c) -------------------------------- */
+/* overlap: the data in this many chunks, dealt to this many queues of a family. */
+#define BENCH_OVERLAP_CHUNKS 16
+#define BENCH_OVERLAP_QUEUES 3
+/* Each command on the opened devices; returns the exit status. */
+int bench_overlap(const bench_opts *o, bench_dev *devs, int ndev);
+int bench_kernels(const bench_opts *o, bench_dev *devs, int ndev);
 
 /* ---- bench_opts.c -------------------------------------------------------------------------- */
 /* 0: run; 1: help was printed, exit 0; 2: a usage error was reported, exit 2. */

@@ -267,8 +267,10 @@ int main(int argc, char **argv) {
     for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
     return 1;
   }
-  if (o.launch) {
-    st = bench_launch(&o, devs, ndev);
+  if (o.launch || o.overlap || o.kernels) {
+    st = o.launch    ? bench_launch(&o, devs, ndev)
+         : o.overlap ? bench_overlap(&o, devs, ndev)
+                     : bench_kernels(&o, devs, ndev);
     for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
     return st;
   }

@@ -39,6 +39,14 @@ static void usage(FILE *f) {
           "                    host clock around the enqueues alone and up to the end of the\n"
           "                    duet_finish after them, and device time from duet events\n"
           "                    (--variant, --cpu, --total and --plot do not apply)\n"
+          "  overlap           copy in, transpose and copy out of %d chunks of an N x N matrix\n"
+          "                    (-n; default 4096, 1024 on CPUs): from pageable memory on one\n"
+          "                    queue, pinned memory on one queue, and pinned memory on %d\n"
+          "                    queues of a family; each stage alone, and the bound that\n"
+          "                    overlap approaches (the slowest stage alone); median of --reps\n"
+          "                    runs (default %d)\n"
+          "  kernels           every kernel as loaded on each device: block, shared memory,\n"
+          "                    registers, local memory, and CUDA's theoretical occupancy\n"
           "\n"
           "Sizes (default: a sweep chosen for each device's type; launch: 1, one size only):\n"
           "  -n N              square: N x N (gemm: N x N x N)\n"
@@ -75,8 +83,9 @@ static void usage(FILE *f) {
           "      --version     the duet version, and exit\n"
           "\n"
           "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
-          BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS,
-          BENCH_LAUNCH_ROUNDS, BENCH_LAUNCH_WARMUP);
+          BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS, BENCH_DEFAULT_REPS,
+          BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS, BENCH_LAUNCH_ROUNDS,
+          BENCH_LAUNCH_WARMUP);
 }
 
 static int bad(const char *fmt, const char *arg) {
@@ -151,6 +160,21 @@ static int check_variants(const bench_opts *o) {
       snprintf(msg, sizeof msg, "--variant '%s': %s", tok, why);
       return bad("%s", msg);
     }
+  return 0;
+}
+
+/* overlap and kernels take a device selection, one square size (overlap) and the timing
+ * options, and print a table of their own. */
+static int check_own(const bench_opts *o, const char *cmd) {
+  char msg[128];
+  snprintf(msg, sizeof msg,
+           "%s takes none of --variant, --cpu, --total, --plot, --batch, --csv "
+           "and --json",
+           cmd);
+  if (o->variants || o->cpu || o->total || o->plot || o->batch != 1 || o->format != BENCH_OUT_TABLE)
+    return bad("%s", msg);
+  if (o->nsizes > 1 || (o->nsizes && (o->sizes[0].m != o->sizes[0].n || o->kernels)))
+    return bad("%s", o->kernels ? "kernels takes no size" : "overlap takes one square size, -n N");
   return 0;
 }
 
@@ -274,6 +298,10 @@ static int parse_command(const char *cmd, bench_opts *o) {
     o->launch = 1;
     return 0;
   }
+  if (strcmp(cmd, "overlap") == 0 || strcmp(cmd, "kernels") == 0) {
+    *(cmd[0] == 'o' ? &o->overlap : &o->kernels) = 1;
+    return 0;
+  }
   if (strcmp(cmd, "all") == 0) {
     o->routines = (1u << BENCH_NROUTINES) - 1;
     return 0;
@@ -283,7 +311,10 @@ static int parse_command(const char *cmd, bench_opts *o) {
       o->routines = 1u << r;
       return 0;
     }
-  return bad("unknown command '%s': give list, gemm, transpose, copy, all or launch", cmd);
+  return bad(
+      "unknown command '%s': give list, gemm, transpose, copy, all, launch, overlap or "
+      "kernels",
+      cmd);
 }
 
 int bench_parse_opts(int argc, char **argv, bench_opts *o) {
@@ -332,5 +363,7 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     o->sizes[0] = (bench_size){dims[0], dims[1], dims[2]};
     o->nsizes = 1;
   }
+  if (o->overlap) return check_own(o, "overlap");
+  if (o->kernels) return check_own(o, "kernels");
   return o->launch ? check_launch(o) : check_variants(o);
 }
