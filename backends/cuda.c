@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duet_internal.h"
+#include "cuda_internal.h"
 #include "registry.h"
 
 typedef struct {
@@ -352,6 +352,10 @@ static int cu_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
   return DUET_OK;
 }
 
+int duet__cu_fail(duet_ctx *ctx, cudaError_t err, const char *call) {
+  return cu_fail(ctx, err, call);
+}
+
 const duet__backend_ops duet__cuda_backend = {
     .id = DUET_BACKEND_CUDA,
     .name = "cuda",
@@ -381,4 +385,9 @@ const duet__backend_ops duet__cuda_backend = {
     .launch = cu_launch,
     .native_kernel = cu_native_kernel,
     .kernel_attrs = cu_kernel_attrs,
+    .program_build = duet__cu_program_build,
+    .program_free = duet__cu_program_free,
+    .program_kernel = duet__cu_program_kernel,
+    .program_kernel_free = duet__cu_program_kernel_free,
+    .program_launch = duet__cu_program_launch,
 };

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duet_internal.h"
-#include "opencl_loader.h"
+#include "opencl_internal.h"
 
 typedef struct {
   const char *name;
@@ -371,6 +370,11 @@ static int has_warning(const char *log) {
   return 0;
 }
 
+int duet__cl_werror(void) {
+  const char *werror = duet__getenv("DUET_OPENCL_WERROR");
+  return werror && strcmp(werror, "1") == 0;
+}
+
 /* Builds group g on first use with the -D options the manifest gives for this context. A
  * failure keeps the build log in the last-error text and is retried on the next use.
  * DUET_OPENCL_WERROR=1 (CI) makes a warning a failure, so that the kernels stay warning-free:
@@ -384,8 +388,7 @@ static int ensure_group(duet_ctx *ctx, duet__group g) {
   if (!text)
     return duet__fail(ctx, DUET_EBUILD, "opencl: no source embedded for kernel group %s",
                       duet__groups[g].name);
-  const char *werror_env = duet__getenv("DUET_OPENCL_WERROR");
-  const int werror = werror_env && strcmp(werror_env, "1") == 0;
+  const int werror = duet__cl_werror();
   char *tunables = duet__group_options(ctx, g);
   if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   const char *extra[] = {ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",
@@ -808,6 +811,12 @@ static int cl_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
   return DUET_OK;
 }
 
+/* ---- shared with opencl_program.c --------------------------------------------------------- */
+
+int duet__cl_fail(duet_ctx *ctx, cl_int err, const char *call) { return cl_fail(ctx, err, call); }
+char *duet__cl_build_log(duet_ctx *ctx, cl_program prog) { return build_log(ctx, prog); }
+int duet__cl_log_warns(const char *log) { return has_warning(log); }
+
 const duet__backend_ops duet__opencl_backend = {
     .id = DUET_BACKEND_OPENCL,
     .name = "opencl",
@@ -837,4 +846,9 @@ const duet__backend_ops duet__opencl_backend = {
     .launch = cl_launch,
     .native_kernel = cl_native_kernel,
     .kernel_attrs = cl_kernel_attrs,
+    .program_build = duet__cl_program_build,
+    .program_free = duet__cl_program_free,
+    .program_kernel = duet__cl_program_kernel,
+    .program_kernel_free = duet__cl_program_kernel_free,
+    .program_launch = duet__cl_program_launch,
 };

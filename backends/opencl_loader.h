@@ -32,6 +32,8 @@
   X(clReleaseProgram)             \
   X(clCreateKernel)               \
   X(clGetKernelWorkGroupInfo)     \
+  X(clGetKernelInfo)              \
+  X(clGetKernelArgInfo)           \
   X(clSetKernelArg)               \
   X(clReleaseKernel)              \
   X(clEnqueueNDRangeKernel)       \

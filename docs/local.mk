@@ -7,7 +7,7 @@
 #   It is distributed, and rebuilt only when its sources change (as automake does for info
 #   files), so builders from a tarball need no help2man.
 
-DUET_DOCSRC = $(top_srcdir)/src/duet.h $(top_srcdir)/docs/mainpage.dox
+DUET_DOCSRC = $(top_srcdir)/src/duet.h $(top_srcdir)/src/duet_kernel.h $(top_srcdir)/docs/mainpage.dox
 doc: api/stamp
 api/stamp: $(DUET_DOCSRC) Doxyfile
 	@if test -z "$(DOXYGEN)"; then \

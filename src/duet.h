@@ -449,6 +449,105 @@ DUET_EXTERN void *duet_ctx_native_queue(const duet_ctx *ctx);
  */
 DUET_EXTERN int duet_ctx_device(const duet_ctx *ctx);
 
+/* ---- your own kernels (duet_kernel.h) ------------------------------------------------------ */
+/** A kernel source compiled for one context's device (opaque). */
+typedef struct duet_program duet_program;
+
+/**
+ * One argument of a duet_launch(): made by duet_arg_buf(), duet_arg_i32(), duet_arg_i64() or
+ * duet_arg_f32(); its fields are duet's own.
+ */
+typedef struct duet_arg {
+  int kind; /**< duet's own: which member of u is set */
+  /** duet's own: the value. */
+  union {
+    const duet_buf *buf; /**< a buffer */
+    int i32;             /**< an int */
+    long long i64;       /**< a 64-bit integer */
+    float f32;           /**< a float */
+  } u;
+} duet_arg;
+
+/**
+ * A buffer argument, for a #DUET_GLOBAL pointer parameter (duet_kernel.h).
+ * @param buf the buffer; it must belong to the program's context (checked by duet_launch()).
+ * @return the argument.
+ */
+DUET_EXTERN duet_arg duet_arg_buf(const duet_buf *buf);
+/**
+ * An `int` (or `unsigned int`) argument.
+ * @param v the value.
+ * @return the argument.
+ */
+DUET_EXTERN duet_arg duet_arg_i32(int v);
+/**
+ * A 64-bit integer argument, for a #DUET_I64 parameter.
+ * @param v the value.
+ * @return the argument.
+ */
+DUET_EXTERN duet_arg duet_arg_i64(long long v);
+/**
+ * A `float` argument.
+ * @param v the value.
+ * @return the argument.
+ */
+DUET_EXTERN duet_arg duet_arg_f32(float v);
+
+/**
+ * Compiles a kernel source written in the dialect of duet_kernel.h for a context's device.
+ *
+ * duet puts duet_kernel.h in front of the source (a line `#include <duet_kernel.h>` in it is
+ * blanked out) and compiles it: on OpenCL with clBuildProgram (OpenCL C 1.2, with kernel
+ * argument info; `-Werror` too under `$DUET_OPENCL_WERROR=1`); on CUDA with NVRTC for the
+ * device's architecture (`--gpu-architecture=sm_XY`), loading the machine code it gives.
+ * NVRTC is opened at run time: `$DUET_NVRTC_LIBRARY` if set, else `libnvrtc.so.13`,
+ * `libnvrtc.so.12`, `libnvrtc.so`; without it, #DUET_EUNSUPPORTED names the files tried.
+ * Kernels are looked up by name at their first duet_launch().
+ * @param ctx the context.
+ * @param source the kernel source, NUL-terminated.
+ * @param options NULL, or compiler options separated by spaces, each `-DNAME`, `-DNAME=VALUE`
+ *        or `-IDIR` (also `-D NAME`, `-I DIR`): the options both compilers share. Any other
+ *        option is #DUET_EINVAL.
+ * @param[out] prog the program; NULL on failure.
+ * @return #DUET_OK; #DUET_EINVAL (a NULL argument, a bad option); #DUET_EBUILD (the source did
+ *         not compile: the compiler's log is in duet_ctx_last_error()); #DUET_EUNSUPPORTED (no
+ *         NVRTC); #DUET_ENOMEM; #DUET_EBACKEND.
+ */
+DUET_EXTERN int duet_program_create(duet_ctx *ctx, const char *source, const char *options,
+                                    duet_program **prog);
+/**
+ * Frees a program. Programs hold their context as buffers do: destroyed before or after it.
+ * @param prog the program; NULL is fine.
+ */
+DUET_EXTERN void duet_program_destroy(duet_program *prog);
+/**
+ * Enqueues one kernel of a program on its context's queue: CUDA's
+ * `kernel<<<grid, block, shared_bytes>>>(args...)`; on OpenCL, global size = grid x block,
+ * local size = block, and shared_bytes for the kernel's #DUET_SHARED_PARAM.
+ *
+ * Checked before anything is enqueued, each a #DUET_EINVAL that names what is wrong: NULL
+ * pointers; the kernel's name (in the program); each block dimension from 1 to the device's
+ * limit for it, their product to the device's and the kernel's limits; each grid dimension to
+ * the device's limit (a 0 enqueues nothing and returns #DUET_OK); shared_bytes to what the device
+ * leaves the kernel beside its fixed shared arrays (on OpenCL, and where it is not 0, the kernel
+ * must have a #DUET_SHARED_PARAM); nargs to the kernel's parameter count; each argument's kind
+ * to its parameter (OpenCL: by the kernel's argument info, a buffer for a pointer, i32 for `int`
+ * and `unsigned int`, i64 for `long`, f32 for `float`; CUDA, which keeps only the parameters'
+ * sizes: 8 bytes for a buffer or i64, 4 for i32 or f32); each buffer of this context.
+ * @param prog the program.
+ * @param kernel the kernel's name, as the source spells it.
+ * @param grid the blocks along x, y and z.
+ * @param block the threads per block along x, y and z.
+ * @param shared_bytes dynamic shared memory per block, in bytes (0 for none).
+ * @param args the arguments in the kernel's parameter order, without the #DUET_SHARED_PARAM;
+ *        may be NULL when nargs is 0.
+ * @param nargs how many.
+ * @return #DUET_OK or a negative #duet_status.
+ */
+DUET_EXTERN int duet_launch(duet_program *prog, const char *kernel, const size_t grid[3],
+                            const unsigned block[3], size_t shared_bytes, const duet_arg *args,
+                            unsigned nargs);
+
 /* ---- transpose and copy -------------------------------------------------------------------- */
 /** The transpose kernels; more variants may be appended, and AUTO picks the best that exists. */
 typedef enum {

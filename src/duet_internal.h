@@ -42,6 +42,19 @@ typedef struct {
   int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
 } duet__caps;
 
+/* A kernel of a user program (duet_launch), as the backend found it. */
+#define DUET__USER_MAX_ARGS 64
+typedef struct {
+  void *fn;                 /* the backend's handle: cudaKernel_t, or OpenCL's cl_kernel */
+  unsigned max_threads;     /* this kernel's block limit */
+  unsigned max_block[3];    /* the device's limit per block dimension */
+  size_t shared_bytes;      /* the dynamic shared memory a launch may ask for */
+  int counted;              /* nparams and accepts are known */
+  unsigned nparams;         /* the parameters that duet_launch's arguments fill */
+  int shared_param;         /* OpenCL: the last parameter is DUET_SHARED_PARAM's __local one */
+  unsigned char accepts[DUET__USER_MAX_ARGS]; /* per parameter, a bit per duet__arg_kind */
+} duet__user_kernel;
+
 /* Each backend is one const struct of these at the end of its file (curl's vtls idiom). The core
  * has checked every argument before calling them; they report failures through duet__fail. */
 typedef struct duet__backend_ops {
@@ -90,6 +103,16 @@ typedef struct duet__backend_ops {
    * can tell and leaves the rest as the core set it (-1). */
   int (*kernel_attrs)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k,
                       duet__kernel_attrs *out);
+  /* User programs (src/program.c): text (duet_kernel.h and the source) built with options, each
+   * "-DNAME[=V]" or "-IDIR", into *prog; a kernel of it by name, with what a launch is checked
+   * against (DUET_EINVAL when the program has none of that name); and its launch. */
+  int (*program_build)(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
+                       void **prog);
+  void (*program_free)(duet_ctx *ctx, void *prog);
+  int (*program_kernel)(duet_ctx *ctx, void *prog, const char *name, duet__user_kernel *k);
+  void (*program_kernel_free)(duet_ctx *ctx, duet__user_kernel *k);
+  int (*program_launch)(duet_ctx *ctx, const duet__user_kernel *k, const duet__launch *launch,
+                        const duet__arg *args, unsigned nargs);
 } duet__backend_ops;
 
 #ifdef DUET_HAVE_CUDA

@@ -11,7 +11,7 @@ check_LIBRARIES = %reldir%/libharness.a
 
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
-	%reldir%/test_loader %reldir%/test_queues
+	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program
 TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
@@ -38,3 +38,5 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_loader_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_queues_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_queues_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_program_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_program_LDADD = $(%canon_reldir%_harness_ldadd)

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* Users' programs on CUDA: NVRTC (opened at run time, nvrtc_loader.c) compiles duet_kernel.h and
+ * the source for the device's own architecture, and the CUBIN it gives is loaded through the
+ * runtime's library API (cudaLibraryLoadData), so that neither libnvrtc nor libcuda is linked.
+ * Kernels are looked up by name (DUET_KERNEL makes them extern "C") and launched with
+ * cudaLaunchKernel on the context's stream. The parameters' sizes come from the driver's
+ * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "nvrtc_loader.h"
+
+/* Beyond this much dynamic shared memory a kernel must opt in. */
+#define DEFAULT_SHARED_LIMIT (48 * 1024)
+
+static int use_device(duet_ctx *ctx) {
+  cudaError_t err = cudaSetDevice(duet_ctx_device(ctx));
+  return err == cudaSuccess ? DUET_OK : duet__cu_fail(ctx, err, "cudaSetDevice");
+}
+
+static char *program_log(nvrtcProgram prog) {
+  size_t len = 0;
+  duet__nvrtc.nvrtcGetProgramLogSize(prog, &len);
+  char *log = malloc(len + 1);
+  if (log && duet__nvrtc.nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS)
+    log[len] = '\0';
+  else if (log)
+    log[0] = '\0';
+  return log;
+}
+
+/* Source and options to CUBIN for the device: the one step a program cache would sit in front
+ * of. *cubin is malloc'd. */
+static int compile(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
+                   char **cubin, size_t *len) {
+  const char *unloaded = duet__nvrtc_load();
+  if (unloaded)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "duet_program_create: cuda: NVRTC, the CUDA run-time compiler, is needed: "
+                      "%s",
+                      unloaded);
+  char arch[48];
+  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", ctx->caps.cc_major, ctx->caps.cc_minor);
+  const char **opts = malloc((n + 1) * sizeof *opts);
+  if (!opts) return duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of host memory");
+  opts[0] = arch;
+  for (unsigned i = 0; i < n; i++) opts[i + 1] = options[i];
+  nvrtcProgram prog;
+  nvrtcResult r = duet__nvrtc.nvrtcCreateProgram(&prog, text, "source", 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) {
+    free(opts);
+    return duet__fail(ctx, r == NVRTC_ERROR_OUT_OF_MEMORY ? DUET_ENOMEM : DUET_EBACKEND,
+                      "duet_program_create: cuda: nvrtcCreateProgram failed: %s",
+                      duet__nvrtc.nvrtcGetErrorString(r));
+  }
+  int status = DUET_OK;
+  r = duet__nvrtc.nvrtcCompileProgram(prog, (int)n + 1, opts);
+  if (r != NVRTC_SUCCESS) {
+    char *log = program_log(prog);
+    status =
+        duet__fail(ctx, DUET_EBUILD,
+                   "duet_program_create: cuda: NVRTC did not compile it (%s) for %s; log:\n%s",
+                   duet__nvrtc.nvrtcGetErrorString(r), arch + 20, log && *log ? log : "(no log)");
+    free(log);
+  } else if ((r = duet__nvrtc.nvrtcGetCUBINSize(prog, len)) != NVRTC_SUCCESS ||
+             !(*cubin = malloc(*len)) ||
+             (r = duet__nvrtc.nvrtcGetCUBIN(prog, *cubin)) != NVRTC_SUCCESS) {
+    status = r == NVRTC_SUCCESS ? duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of memory")
+                                : duet__fail(ctx, DUET_EBACKEND,
+                                             "duet_program_create: cuda: nvrtcGetCUBIN failed: %s",
+                                             duet__nvrtc.nvrtcGetErrorString(r));
+    if (r != NVRTC_SUCCESS) free(*cubin);
+  }
+  duet__nvrtc.nvrtcDestroyProgram(&prog);
+  free(opts);
+  return status;
+}
+
+int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
+                           void **out) {
+  char *cubin = NULL;
+  size_t len = 0;
+  int status = compile(ctx, text, options, n, &cubin, &len);
+  if (status) return status;
+  if (!(status = use_device(ctx))) {
+    cudaLibrary_t lib;
+    cudaError_t err = cudaLibraryLoadData(&lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
+    if (err == cudaSuccess)
+      *out = lib;
+    else
+      status = duet__cu_fail(ctx, err, "cudaLibraryLoadData");
+  }
+  free(cubin);
+  return status;
+}
+
+void duet__cu_program_free(duet_ctx *ctx, void *prog) {
+  (void)ctx;
+  cudaLibraryUnload((cudaLibrary_t)prog);
+}
+
+/* The driver's cuKernelGetParamInfo, or NULL where the driver lacks it. */
+typedef int (*param_info_fn)(cudaKernel_t kernel, size_t index, size_t *offset, size_t *size);
+static param_info_fn param_info(void) {
+  void *fn = NULL;
+  enum cudaDriverEntryPointQueryResult found;
+  if (cudaGetDriverEntryPointByVersion("cuKernelGetParamInfo", &fn, 12040, cudaEnableDefault,
+                                       &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  param_info_fn typed;
+  memcpy(&typed, &fn, sizeof typed);
+  return typed;
+}
+
+/* The kinds each parameter takes, from its size: all CUDA keeps of a parameter's type. */
+static int describe_params(duet_ctx *ctx, cudaKernel_t kern, const char *name,
+                           duet__user_kernel *k) {
+  param_info_fn info = param_info();
+  if (!info) return DUET_OK; /* counted stays 0: the arguments go unchecked */
+  for (size_t i = 0;; i++) {
+    size_t offset, size;
+    if (info(kern, i, &offset, &size) != 0) break; /* past the last parameter */
+    if (i == DUET__USER_MAX_ARGS)
+      return duet__fail(ctx, DUET_EINVAL, "duet_launch: %s has more than duet's %d parameters",
+                        name, DUET__USER_MAX_ARGS);
+    k->accepts[i] = size == 8   ? (1u << DUET__ARG_MEM) | (1u << DUET__ARG_I64)
+                    : size == 4 ? (1u << DUET__ARG_I32) | (1u << DUET__ARG_F32)
+                                : 0;
+    if (!k->accepts[i])
+      return duet__fail(ctx, DUET_EINVAL,
+                        "duet_launch: %s: parameter %zu is %zu bytes, which no duet_arg passes",
+                        name, i, size);
+    k->nparams = (unsigned)i + 1;
+  }
+  k->counted = 1;
+  return DUET_OK;
+}
+
+int duet__cu_program_kernel(duet_ctx *ctx, void *prog, const char *name, duet__user_kernel *k) {
+  int status = use_device(ctx);
+  if (status) return status;
+  memset(k, 0, sizeof *k);
+  cudaKernel_t kern;
+  cudaError_t err = cudaLibraryGetKernel(&kern, (cudaLibrary_t)prog, name);
+  if (err == cudaErrorSymbolNotFound || err == cudaErrorInvalidResourceHandle ||
+      err == cudaErrorInvalidDeviceFunction || err == cudaErrorInvalidValue) {
+    cudaGetLastError();
+    return duet__fail(ctx, DUET_EINVAL,
+                      "duet_launch: the program has no kernel named '%s' (%s; a kernel must be "
+                      "declared with DUET_KERNEL)",
+                      name, cudaGetErrorName(err));
+  }
+  if (err != cudaSuccess) return duet__cu_fail(ctx, err, "cudaLibraryGetKernel");
+  struct cudaFuncAttributes attr;
+  if ((err = cudaFuncGetAttributes(&attr, (const void *)kern)) != cudaSuccess)
+    return duet__cu_fail(ctx, err, "cudaFuncGetAttributes");
+  static const enum cudaDeviceAttr dims[3] = {cudaDevAttrMaxBlockDimX, cudaDevAttrMaxBlockDimY,
+                                              cudaDevAttrMaxBlockDimZ};
+  for (int d = 0; d < 3; d++) {
+    int v = 0;
+    if ((err = cudaDeviceGetAttribute(&v, dims[d], duet_ctx_device(ctx))) != cudaSuccess)
+      return duet__cu_fail(ctx, err, "cudaDeviceGetAttribute");
+    k->max_block[d] = (unsigned)v;
+  }
+  if ((status = describe_params(ctx, kern, name, k))) return status;
+  k->fn = kern;
+  k->max_threads = (unsigned)attr.maxThreadsPerBlock;
+  k->shared_bytes = ctx->caps.shared_bytes > attr.sharedSizeBytes
+                        ? ctx->caps.shared_bytes - attr.sharedSizeBytes
+                        : 0;
+  return DUET_OK;
+}
+
+void duet__cu_program_kernel_free(duet_ctx *ctx, duet__user_kernel *k) {
+  (void)ctx;
+  k->fn = NULL; /* freed with its library */
+}
+
+int duet__cu_program_launch(duet_ctx *ctx, const duet__user_kernel *k, const duet__launch *l,
+                            const duet__arg *args, unsigned nargs) {
+  int status = use_device(ctx);
+  if (status) return status;
+  const cudaKernel_t kern = (cudaKernel_t)k->fn;
+  cudaError_t err;
+  if (l->shared_bytes > DEFAULT_SHARED_LIMIT &&
+      (err = cudaKernelSetAttributeForDevice(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)l->shared_bytes, duet_ctx_device(ctx))) !=
+          cudaSuccess)
+    return duet__cu_fail(ctx, err, "cudaKernelSetAttributeForDevice");
+  /* cudaLaunchKernel takes each argument's address; every union member starts at u. */
+  void *argv[DUET__USER_MAX_ARGS];
+  for (unsigned i = 0; i < nargs; i++) argv[i] = (void *)&args[i].u;
+  dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
+  dim3 block = {l->block[0], l->block[1], l->block[2]};
+  err = cudaLaunchKernel((const void *)kern, grid, block, argv, l->shared_bytes,
+                         (cudaStream_t)duet_ctx_native_queue(ctx));
+  return err == cudaSuccess ? DUET_OK : duet__cu_fail(ctx, err, "cudaLaunchKernel");
+}
