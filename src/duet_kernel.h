@@ -271,10 +271,8 @@ DUET__PTX_SHFL(idx, int, "r")
   extern __shared__ __align__(16) unsigned char duet__dynamic_shared[]; \
   T *name = (T *)duet__dynamic_shared
 #define DUET_BARRIER() __syncthreads()
-static __device__ __forceinline__ unsigned duet__pick(dim3 v, int d) {
-  return d == 0 ? v.x : d == 1 ? v.y : v.z;
-}
-static __device__ __forceinline__ unsigned duet__pick(uint3 v, int d) {
+/* A template, not two overloads (dim3, uint3): NVRTC warns of a static function left unused. */
+template <typename V> static __device__ __forceinline__ unsigned duet__pick(V v, int d) {
   return d == 0 ? v.x : d == 1 ? v.y : v.z;
 }
 #define DUET_THREAD_IDX(d) duet__pick(threadIdx, (d))
