@@ -86,14 +86,16 @@ inline void store_c(__global float *c, idx_t at, float alpha, float acc, float b
 
 /* Split-K, where the grid has slices along dimension 2: slice z takes k in [beg, end) =
  * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
- * writes alpha times its partial product into its own m x ldc slab of the workspace, so *c moves
- * there and *beta becomes 0 (the reduction applies C's beta). With one slice: all of k, and c and
- * beta as they are. */
+ * writes its partial product into its own m x ldc slab of the workspace, so *c moves there,
+ * *alpha becomes 1 and *beta 0: the reduction applies alpha and beta once, to the whole sum, as
+ * BLAS does (alpha = 3e38 on each slice overflows where it does not on the sum, and alpha = inf
+ * makes inf - inf of slices of either sign). With one slice: all of k, and c, alpha and beta as
+ * they are. */
 typedef struct {
   idx_t beg, end;
 } k_range;
 inline k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc, __global float *restrict *c,
-                            float *beta) {
+                            float *alpha, float *beta) {
   const int slices = get_num_groups(2);
   k_range r = {0, k};
   if (slices > 1) {
@@ -101,6 +103,7 @@ inline k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc, __global floa
     r.beg = min(k, (idx_t)get_group_id(2) * kc);
     r.end = min(k, r.beg + kc);
     *c += (idx_t)get_group_id(2) * m * ldc;
+    *alpha = 1.0f;
     *beta = 0.0f;
   }
   return r;

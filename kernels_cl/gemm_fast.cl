@@ -474,7 +474,7 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
   smem = align16(smem);
   /* Split-K (common.cl): the slices are whole BK steps of k. */
-  const k_range ks = splitk_slice(k, BK, m, ldc, &c, &beta);
+  const k_range ks = splitk_slice(k, BK, m, ldc, &c, &alpha, &beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
@@ -522,6 +522,29 @@ inline void get_partial(__global const float *slot, bool add,
   }
 }
 
+/* A stream-K flag: SK_FLAG_COUNT bits of tickets taken, as many of partials published (in units
+ * of SK_FLAG_PUBLISHED), and the epoch above them (SK_FLAG_EPOCH, 1..SK_EPOCHS; 0 after a
+ * reset). src/gemm.c holds the same layout (at most SK_FLAG_COUNT units share a tile). */
+#define SK_FLAG_COUNT 0x3ff
+#define SK_FLAG_PUBLISHED 0x400
+#define SK_FLAG_EPOCH 0x100000
+/* Whether stream-K group g owns an iteration: its range [g * iters / units, (g + 1) * iters /
+ * units) is empty where there are fewer iterations than groups. */
+inline bool sk_owns(idx_t g, idx_t iters, uint units) {
+  return (g + 1) * iters / units > g * iters / units;
+}
+/* Takes a ticket on a tile's flag and returns the flag as it was, a flag of another epoch
+ * counting as zero. */
+inline int sk_take_ticket(__global int *flag, int epoch) {
+  int old = atomic_add(flag, 0);
+  for (;;) {
+    const int cur = old / SK_FLAG_EPOCH == epoch ? old : epoch * SK_FLAG_EPOCH;
+    const int seen = atomic_cmpxchg(flag, old, cur + 1);
+    if (seen == old) return cur;
+    old = seen;
+  }
+}
+
 /* Stream-K (1D grid of num_groups(0) work-groups, `units` of them stream-K groups): C's T tiles
  * in band order, the first num_groups(0) - units whole, one per group; the other S tiles' k
  * iterations (S * ceil(k / BK) of them, nk per tile) cut into `units` equal ranges, one per
@@ -530,16 +553,21 @@ inline void get_partial(__global const float *slot, bool add,
  * finish: the others write their partial products to the workspace and count themselves done in
  * the tile's flag; the last one adds the partials in k order, so the result does not depend on
  * which finishes last. It waits only for groups that have already taken their ticket, so it needs
- * no group to be resident beside it (PoCL may run them one after another).
+ * no group to be resident beside it (PoCL may run them one after another). Where the tiles have
+ * fewer iterations than there are groups, some groups' ranges are empty; they take no part in
+ * any tile, so a tile counts and sums only the groups between its first and last that own an
+ * iteration (sk_owns).
  *   work: units + S slots of BM * BN floats (the partial of tile s by group u is slot u + s,
- *   unique since a later tile starts in the same or a later group); flags: S ints, zero before
- *   the launch and left zero after it (a flag's low 16 bits count the groups that took a ticket,
- *   the high bits those that published). */
+ *   unique since a later tile starts in the same or a later group); flags: S ints (SK_FLAG_*:
+ *   the tickets taken, the partials published, and the call's epoch, 1..SK_EPOCHS). A flag that
+ *   carries another epoch counts as zero, so one that a failed launch left behind cannot poison
+ *   a later call (the core zeroes the flags before an epoch comes round again); the last group
+ *   of a tile sets its flag back to zero, so a launch replayed with the same epoch works too. */
 inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, float alpha,
                           __global const float *restrict a, idx_t lda,
                           __global const float *restrict b, idx_t ldb, float beta,
                           __global float *restrict c, idx_t ldc, idx_t m_read, idx_t n_read,
-                          __local float *smem, uint units, __global float *work,
+                          __local float *smem, uint units, int epoch, __global float *work,
                           __global int *flags, __local int *ticket) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
   smem = align16(smem);
@@ -568,22 +596,23 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
     it = tile * nk + k1;
     if (k0 > 0 || k1 < nk) {
       /* The groups of this tile's first and last iterations: the group of iteration x is
-       * ((x + 1) * units - 1) / iters. */
+       * ((x + 1) * units - 1) / iters; between them, those whose range is empty take no part. */
       const idx_t first = ((s * nk + 1) * units - 1) / iters;
-      const int count = (int)(((s + 1) * nk * units - 1) / iters - first) + 1;
-      const int mine = (int)(u - first);
+      const idx_t last = ((s + 1) * nk * units - 1) / iters;
+      int count = 0;
+      for (idx_t g = first; g <= last; g++) count += sk_owns(g, iters, units);
       __global int *const flag = flags + s;
       const int t = me.t;
-      if (t == 0) *ticket = atomic_add(flag, 1);
+      if (t == 0) *ticket = sk_take_ticket(flag, epoch);
       barrier(CLK_LOCAL_MEM_FENCE);
       /* The next ticket is taken after mac_tile's barriers: every item has read this one. */
-      const int before = *ticket & 0xffff;
+      const int before = *ticket & SK_FLAG_COUNT;
       __global float *const slot = work + (idx_t)BM * BN * (u + s); /* this group's partial */
       if (before + 1 < count) { /* not the last: publish this partial and count it done */
         put_partial(slot, acc);
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         barrier(CLK_GLOBAL_MEM_FENCE);
-        if (t == 0) atomic_add(flag, 0x10000);
+        if (t == 0) atomic_add(flag, SK_FLAG_PUBLISHED);
         continue;
       }
       /* The last: wait for the others' partials, then sum all of them in k order. The first
@@ -591,16 +620,16 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
        * the last, and its own partial is the sum's first term; any other puts its own in its
        * slot and starts from the first's. */
       if (t == 0)
-        while ((atomic_add(flag, 0) >> 16) + 1 < count) {
+        while ((atomic_add(flag, 0) / SK_FLAG_PUBLISHED & SK_FLAG_COUNT) + 1 < count) {
         }
       barrier(CLK_GLOBAL_MEM_FENCE);
-      __global const float *const first_slot = work + (idx_t)BM * BN * (first + s);
-      if (mine != 0) {
+      if (u != first) {
         put_partial(slot, acc);
         mem_fence(CLK_GLOBAL_MEM_FENCE);
-        get_partial(first_slot, false, acc);
+        get_partial(work + (idx_t)BM * BN * (first + s), false, acc);
       }
-      for (int q = 1; q < count; q++) get_partial(first_slot + (idx_t)BM * BN * q, true, acc);
+      for (idx_t g = first + 1; g <= last; g++)
+        if (sk_owns(g, iters, units)) get_partial(work + (idx_t)BM * BN * (g + s), true, acc);
       if (t == 0) *flag = 0; /* every other group of the tile is done with it */
     }
     store_tile(me, m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
@@ -628,9 +657,9 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
  * of op(A) and n_read >= n columns of op(B) (mac_tile).
  * get_num_groups(2) == 1: BLAS semantics, beta == 0 never reads C.
  * get_num_groups(2) > 1 (split-K): slice z takes k in [z * kc, min(k, (z + 1) * kc)),
- *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes alpha * acc to
- *   c + z * m * ldc (a workspace; beta is ignored and C not read); then duet_sgemm_splitk_reduce
- *   adds the slices into C.
+ *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes acc to c + z * m * ldc (a
+ *   workspace; alpha and beta are ignored and C not read); then duet_sgemm_splitk_reduce adds
+ *   the slices into C with alpha and beta.
  * The transposes decide which loader runs (memory along k or along m/n): one copy of the body per
  * combination, so the inner loops carry no branch on them. */
 __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fast(
@@ -649,7 +678,7 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units`
  * work-groups share the last tiles' k iterations (fast_stream_k; `work` their partial products,
- * `flags` their tickets). Its own kernels, as in CUDA, where one function for both grids cost the
+ * `flags` their tickets; units_epoch: the units in its low 32 bits, the call's epoch above). Its own kernels, as in CUDA, where one function for both grids cost the
  * tiled one 4% at 4096, and one per transpose combination, named for it (ta and tb, passed so
  * that every fast kernel takes one argument list, must be the name's): in one function for all
  * four, CUDA's stream-K kernel ran 5% slower at 2048 (H100). */
@@ -658,10 +687,11 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
       int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,   \
       idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb,           \
       float beta, __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read, \
-      idx_t units, __global float *work, __global int *flags, __local float *smem) {              \
+      idx_t units_epoch, __global float *work, __global int *flags, __local float *smem) {        \
     __local int ticket;                                                                           \
     fast_stream_k(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc,   \
-                  m_read, n_read, smem, (uint)units, work, flags, &ticket);                       \
+                  m_read, n_read, smem, (uint)(units_epoch & 0xffffffff),                          \
+                  (int)(units_epoch >> 32), work, flags, &ticket);                                \
   }
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nn, true, false)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nt, true, true)
@@ -669,9 +699,9 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tn, false, false)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 #undef FAST_SK_KERNEL
 
-/* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C, C starting c_off
- * floats into its buffer (alpha was applied by the slices; beta == 0 never reads C). One work-item
- * per element, any 2D work-group, grid-stride in both directions. */
+/* Split-K reduction: C = alpha * (sum over z of work[z * m * n + i * n + j]) + beta * C, C
+ * starting c_off floats into its buffer (the slices hold plain partial products; beta == 0 never
+ * reads C). One work-item per element, any 2D work-group, grid-stride in both directions. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
 #endif
@@ -681,7 +711,8 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 __kernel BLOCK(TRANSPOSE_TILE,
                TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
                                                              __global const float *restrict work,
-                                                             float beta, __global float *restrict c,
+                                                             float alpha, float beta,
+                                                             __global float *restrict c,
                                                              idx_t c_off, idx_t ldc) {
   const idx_t slab = m * n;
   c += c_off;
@@ -690,6 +721,6 @@ __kernel BLOCK(TRANSPOSE_TILE,
       __global const float *w = work + i * n + j;
       float s = 0.0f;
       for (int z = 0; z < splits; z++) s += w[z * slab];
-      store_c(c, i * ldc + j, 1.0f, s, beta);
+      store_c(c, i * ldc + j, alpha, s, beta);
     }
 }

@@ -92,7 +92,7 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   __global const float *restrict v = w.v;
   __global const float *restrict u = w.u;
-  const k_range ks = splitk_slice(k, 1, m, ldc, &c, &beta);
+  const k_range ks = splitk_slice(k, 1, m, ldc, &c, &alpha, &beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
   const int tx = get_local_id(0), ty = get_local_id(1);
   const idx_t l = (idx_t)get_group_id(0) * SKINNY_LT + 4 * tx;
@@ -157,7 +157,7 @@ __kernel __attribute__((reqd_work_group_size(DOT_LX, DOT_RY, 1))) void duet_sgem
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   __global const float *restrict v = w.v;
   __global const float *restrict u = w.u;
-  const k_range ks = splitk_slice(k, 4, m, ldc, &c, &beta);
+  const k_range ks = splitk_slice(k, 4, m, ldc, &c, &alpha, &beta);
   const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * DOT_LX + tx;
   const idx_t l = (idx_t)get_group_id(0) * DOT_RY + ty;
   const bool live = l < L;

@@ -92,14 +92,17 @@ __device__ __forceinline__ void store_c(float *c, idx_t at, float alpha, float a
 
 /* Split-K, where the grid has slices along z: slice z takes k in [beg, end) =
  * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
- * writes alpha times its partial product into its own m x ldc slab of the workspace, so c moves
- * there and beta becomes 0 (the reduction applies C's beta). With one slice: all of k, and c and
- * beta as they are. */
+ * writes its partial product into its own m x ldc slab of the workspace, so c moves there,
+ * alpha becomes 1 and beta 0: the reduction applies alpha and beta once, to the whole sum, as
+ * BLAS does (alpha = 3e38 on each slice overflows where it does not on the sum, and alpha = inf
+ * makes inf - inf of slices of either sign). With one slice: all of k, and c, alpha and beta as
+ * they are. */
 struct k_range {
   idx_t beg, end;
 };
 __device__ __forceinline__ k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
-                                                float *__restrict__ &c, float &beta) {
+                                                float *__restrict__ &c, float &alpha,
+                                                float &beta) {
   const int slices = gridDim.z;
   k_range r = {0, k};
   if (slices > 1) {
@@ -107,6 +110,7 @@ __device__ __forceinline__ k_range splitk_slice(idx_t k, int step, idx_t m, idx_
     r.beg = min(k, (idx_t)blockIdx.z * kc);
     r.end = min(k, r.beg + kc);
     c += (idx_t)blockIdx.z * m * ldc;
+    alpha = 1.0f;
     beta = 0.0f;
   }
   return r;

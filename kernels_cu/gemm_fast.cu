@@ -62,7 +62,8 @@ __global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
 }
 
 /* fast over a stream-K grid: `units` stream-K blocks at the end of a 1D grid, `work` their
- * partial products, `flags` their tickets (duet_fast::fast_stream_k). The big tile only. One
+ * partial products, `flags` their tickets, units_epoch the units in its low 32 bits and the call's
+ * epoch above (duet_fast::fast_stream_k). The big tile only. One
  * kernel per transpose combination, KA = !ta and KB = tb (tile_loader's KCONT), named for it in
  * the registry (ta and tb, passed so that every fast kernel takes one argument list, must be the
  * name's): in one function for all four, the stream-K kernel ran 5% slower at 2048 on the H100
@@ -73,19 +74,20 @@ __global__ void __launch_bounds__(fast_cfg<S>::bx, fast_cfg<S>::min_blocks)
                        const float *__restrict__ a, idx_t a_off, idx_t lda,
                        const float *__restrict__ b, idx_t b_off, idx_t ldb, float beta,
                        float *__restrict__ c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
-                       idx_t units, float *work, int *flags) {
+                       idx_t units_epoch, float *work, int *flags) {
   using C = fast_cfg<S>;
   extern __shared__ float smem[];
   duet_fast::fast_stream_k<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::BAND, KA, KB>(
       m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, m_read, n_read, smem,
-      (unsigned)units, work, flags);
+      (unsigned)(units_epoch & 0xffffffff), (int)(units_epoch >> 32), work, flags);
 }
 
 template <int S>
 __global__ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
-                                         const float *__restrict__ work, float beta,
-                                         float *__restrict__ c, idx_t c_off, idx_t ldc) {
-  sgemm_splitk_reduce_body(m, n, splits, work, beta, c + c_off, ldc);
+                                         const float *__restrict__ work, float alpha,
+                                         float beta, float *__restrict__ c, idx_t c_off,
+                                         idx_t ldc) {
+  sgemm_splitk_reduce_body(m, n, splits, work, alpha, beta, c + c_off, ldc);
 }
 
 /* Both groups name their fast kernel duet_sgemm_fast, as the OpenCL programs do. */

@@ -448,7 +448,7 @@ __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alph
                                            float *__restrict__ c, idx_t ldc, idx_t m_read,
                                            idx_t n_read, float *smem) {
   /* Split-K (common.cuh): the slices are whole BK steps of k. */
-  const k_range ks = splitk_slice(k, BK, m, ldc, c, beta);
+  const k_range ks = splitk_slice(k, BK, m, ldc, c, alpha, beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
@@ -492,6 +492,27 @@ __device__ __forceinline__ void get_partial(const float *slot, bool add, float (
   }
 }
 
+/* A stream-K flag: SK_FLAG_COUNT bits of tickets taken, as many of partials published (in units
+ * of SK_FLAG_PUBLISHED), and the epoch above them (SK_FLAG_EPOCH, 1..SK_EPOCHS; 0 after a
+ * reset). src/gemm.c holds the same layout (at most SK_FLAG_COUNT units share a tile). */
+constexpr int SK_FLAG_COUNT = 0x3ff, SK_FLAG_PUBLISHED = 0x400, SK_FLAG_EPOCH = 0x100000;
+/* Whether stream-K block g owns an iteration: its range [g * iters / units, (g + 1) * iters /
+ * units) is empty where there are fewer iterations than blocks. */
+__device__ __forceinline__ bool sk_owns(idx_t g, idx_t iters, unsigned units) {
+  return (g + 1) * iters / units > g * iters / units;
+}
+/* Takes a ticket on a tile's flag and returns the flag as it was, a flag of another epoch
+ * counting as zero. */
+__device__ __forceinline__ int sk_take_ticket(int *flag, int epoch) {
+  int old = *(volatile int *)flag;
+  for (;;) {
+    const int cur = old / SK_FLAG_EPOCH == epoch ? old : epoch * SK_FLAG_EPOCH;
+    const int seen = atomicCAS(flag, old, cur + 1);
+    if (seen == old) return cur;
+    old = seen;
+  }
+}
+
 /* Stream-K (1D grid of gridDim.x blocks, `units` of them stream-K blocks): C's T tiles in band
  * order, the first gridDim.x - units whole, one per block; the other S tiles' k iterations
  * (S * ceil(k / BK) of them, nk per tile) cut into `units` equal ranges, one per stream-K block,
@@ -500,18 +521,22 @@ __device__ __forceinline__ void get_partial(const float *slot, bool add, float (
  * partial products to the workspace and count themselves done in the tile's flag; the last one
  * adds the partials in k order (its own from registers), so the result does not depend on which
  * finishes last. It waits only for blocks that have already taken their ticket, so it needs no
- * block to be resident beside it.
+ * block to be resident beside it. Where the tiles have fewer iterations than there are blocks,
+ * some blocks' ranges are empty; they take no part in any tile, so a tile counts and sums only the
+ * blocks between its first and last that own an iteration (sk_owns).
  *   work: units + S slots of BM * BN floats (the partial of tile s by block u is slot u + s,
- *   unique since a later tile starts in the same or a later block); flags: S ints, zero before
- *   the launch and left zero after it (a flag's low 16 bits count the blocks that took a ticket,
- *   the high bits those that published). */
+ *   unique since a later tile starts in the same or a later block); flags: S ints (SK_FLAG_*:
+ *   the tickets taken, the partials published, and the call's epoch, 1..SK_EPOCHS). A flag that
+ *   carries another epoch counts as zero, so one that a failed launch left behind cannot poison
+ *   a later call (the core zeroes the flags before an epoch comes round again); the last block
+ *   of a tile sets its flag back to zero, so a launch replayed with the same epoch works too. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool KA, bool KB>
 __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float alpha,
                                               const float *__restrict__ a, idx_t lda,
                                               const float *__restrict__ b, idx_t ldb, float beta,
                                               float *__restrict__ c, idx_t ldc, idx_t m_read,
                                               idx_t n_read, float *smem, unsigned units,
-                                              float *work, int *flags) {
+                                              int epoch, float *work, int *flags) {
   constexpr int NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
   __shared__ int ticket;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
@@ -537,22 +562,23 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
     it = tile * nk + k1;
     if (k0 > 0 || k1 < nk) {
       /* The blocks of this tile's first and last iterations: block of iteration x is
-       * ((x + 1) * units - 1) / iters. */
+       * ((x + 1) * units - 1) / iters; between them, those whose range is empty take no part. */
       const idx_t first = ((s * nk + 1) * units - 1) / iters;
-      const int count = (int)(((s + 1) * nk * units - 1) / iters - first) + 1;
-      const int mine = (int)(u - first);
+      const idx_t last = ((s + 1) * nk * units - 1) / iters;
+      int count = 0;
+      for (idx_t g = first; g <= last; g++) count += sk_owns(g, iters, units);
       int *const flag = flags + s;
       const int t = threadIdx.x;
-      if (t == 0) ticket = atomicAdd(flag, 1);
+      if (t == 0) ticket = sk_take_ticket(flag, epoch);
       __syncthreads();
       /* The next ticket is taken after mac_tile's barriers: every thread has read this one. */
-      const int before = ticket & 0xffff;
+      const int before = ticket & SK_FLAG_COUNT;
       float *const slot = work + (idx_t)BM * BN * (u + s); /* this block's partial */
       if (before + 1 < count) { /* not the last: publish this partial and count it done */
         put_partial<NT>(slot, acc);
         __threadfence();
         __syncthreads();
-        if (t == 0) atomicAdd(flag, 0x10000);
+        if (t == 0) atomicAdd(flag, SK_FLAG_PUBLISHED);
         continue;
       }
       /* The last: wait for the others' partials, then sum all of them in k order. The first
@@ -560,16 +586,16 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
        * the last, and its own partial is the sum's first term; any other puts its own in its
        * slot and starts from the first's. */
       if (t == 0)
-        while ((*(volatile int *)flag >> 16) + 1 < count) {
+        while ((*(volatile int *)flag / SK_FLAG_PUBLISHED & SK_FLAG_COUNT) + 1 < count) {
         }
       __syncthreads();
       __threadfence();
-      const float *const first_slot = work + (idx_t)BM * BN * (first + s);
-      if (mine != 0) {
+      if (u != first) {
         put_partial<NT>(slot, acc);
-        get_partial<NT>(first_slot, false, acc);
+        get_partial<NT>(work + (idx_t)BM * BN * (first + s), false, acc);
       }
-      for (int q = 1; q < count; q++) get_partial<NT>(first_slot + (idx_t)BM * BN * q, true, acc);
+      for (idx_t g = first + 1; g <= last; g++)
+        if (sk_owns(g, iters, units)) get_partial<NT>(work + (idx_t)BM * BN * (g + s), true, acc);
       if (t == 0) *flag = 0; /* every other block of the tile is done with it */
     }
     store_tile<BM, BN, BK, WM, WN, TM, TN>(m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
@@ -605,9 +631,9 @@ __device__ __forceinline__ void by_transposes(int ta, int tb, F f) {
  * (ceil(n / BN), min(ceil(m / BM), 65535), splits).
  * gridDim.z == 1: BLAS semantics, beta == 0 never reads C.
  * gridDim.z > 1 (split-K): slice z takes k in [z * kc, min(k, (z + 1) * kc)),
- *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes alpha * acc to
- *   c + z * m * ldc (a workspace; beta is ignored and C not read); then
- *   sgemm_splitk_reduce_body adds the slices into C. */
+ *   kc = ceil(k / splits) rounded up to a multiple of BK, and writes acc to c + z * m * ldc (a
+ *   workspace; alpha and beta are ignored and C not read); then sgemm_splitk_reduce_body adds
+ *   the slices into C with alpha and beta. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND>
 __device__ __forceinline__ void sgemm_fast_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
                                                 float alpha, const float *__restrict__ a, idx_t lda,
@@ -621,11 +647,12 @@ __device__ __forceinline__ void sgemm_fast_body(int ta, int tb, idx_t m, idx_t n
   });
 }
 
-/* Split-K reduction: C = sum over z of work[z * m * n + i * n + j] + beta * C (alpha was applied
- * by the slices; beta == 0 never reads C). One thread per element, any 2D block, grid-stride in
- * both directions. */
+/* Split-K reduction: C = alpha * (sum over z of work[z * m * n + i * n + j]) + beta * C (the
+ * slices hold plain partial products; beta == 0 never reads C). One thread per element, any 2D
+ * block, grid-stride in both directions. */
 __device__ __forceinline__ void sgemm_splitk_reduce_body(idx_t m, idx_t n, int splits,
-                                                         const float *__restrict__ work, float beta,
+                                                         const float *__restrict__ work,
+                                                         float alpha, float beta,
                                                          float *__restrict__ c, idx_t ldc) {
   const idx_t slab = m * n;
   for (idx_t i = (idx_t)blockIdx.y * blockDim.y + threadIdx.y; i < m;
@@ -635,7 +662,7 @@ __device__ __forceinline__ void sgemm_splitk_reduce_body(idx_t m, idx_t n, int s
       const float *w = work + i * n + j;
       float s = 0.0f;
       for (int z = 0; z < splits; z++) s += w[z * slab];
-      store_c(c, i * ldc + j, 1.0f, s, beta);
+      store_c(c, i * ldc + j, alpha, s, beta);
     }
 }
 

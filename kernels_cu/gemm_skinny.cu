@@ -68,7 +68,7 @@ __device__ __forceinline__ void sgemm_skinny_body(int ta, int tb, idx_t m, idx_t
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   const float *__restrict__ v = w.v;
   const float *__restrict__ u = w.u;
-  const k_range ks = splitk_slice(k, 1, m, ldc, c, beta);
+  const k_range ks = splitk_slice(k, 1, m, ldc, c, alpha, beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const idx_t l = (idx_t)blockIdx.x * SKINNY_LT + 4 * tx;
@@ -174,7 +174,7 @@ __device__ __forceinline__ void sgemm_dot_body(int ta, int tb, idx_t m, idx_t n,
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   const float *__restrict__ v = w.v;
   const float *__restrict__ u = w.u;
-  const k_range ks = splitk_slice(k, 4, m, ldc, c, beta);
+  const k_range ks = splitk_slice(k, 4, m, ldc, c, alpha, beta);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * DOT_LX + tx;
   const idx_t l = (idx_t)blockIdx.x * DOT_RY + ty;
   const bool live = l < L;

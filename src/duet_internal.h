@@ -129,7 +129,7 @@ typedef enum {
   DUET__ARENA_WORK,   /* split-K partial products */
   DUET__ARENA_PACK_A, /* an operand copied to a leading dimension that allows vector loads */
   DUET__ARENA_PACK_B,
-  DUET__ARENA_FLAGS, /* stream-K's tickets: zero when allocated, and the kernel leaves them zero */
+  DUET__ARENA_FLAGS, /* stream-K's tickets: zero when allocated, tagged with an epoch (gemm.c) */
   DUET__ARENA_COUNT
 } duet__arena_region;
 
@@ -144,6 +144,7 @@ struct duet_ctx {
   /* Scratch device memory for multi-launch routines, one region per use, grown on demand. */
   void *arena[DUET__ARENA_COUNT];
   size_t arena_bytes[DUET__ARENA_COUNT];
+  int sk_epoch; /* the last stream-K launch's epoch (duet__arena_epoch) */
   duet__description *description; /* set: calls record their launches there (duet__describe) */
   /* References that hold the context open, atomically counted (a family's members may release
    * its root from other threads): the caller's until duet_ctx_destroy, and one per buffer,
@@ -243,6 +244,10 @@ int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const
  * its view). */
 int duet__arena(duet_ctx *ctx, duet__arena_region r, size_t bytes, void **mem);
 void duet__arena_free(duet_ctx *ctx);
+/* The next of `epochs` epochs (1..epochs) for a launch that tags the FLAGS region with it; each
+ * time they come round again the region is zeroed first, so that no flag left by an earlier
+ * launch carries the epoch returned. */
+int duet__arena_epoch(duet_ctx *ctx, int epochs, int *epoch);
 
 /* ---- tuning (src/tuning.c) ------------------------------------------------------------------- */
 /* Resolves ctx->set and ctx->tun from the caps, $DUET_TUNING and $DUET_TUNE. */

@@ -25,24 +25,16 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
   return status;
 }
 
-/* A single row of C has no reuse of B for a tile to exploit; the coalesced kernel keeps all 32
- * lanes of a warp busy along that row instead of one row of a mostly idle tile. Otherwise fast,
- * the fastest on every device measured (H100 both backends, PoCL); where a device or the kernel
- * cannot take its block, tiled, and where tiled's cannot either, coalesced, which runs anywhere. */
-static int pick_auto(duet_ctx *ctx, size_t m, duet_gemm_variant *v) {
-  static const duet_gemm_variant order[] = {DUET_GEMM_FAST, DUET_GEMM_TILED};
-  *v = DUET_GEMM_COALESCED;
-  if (m == 1) return DUET_OK;
-  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-    int fits = 0, status = duet__kernel_fits(ctx, gemm_variants[order[i]].kernel, &fits);
-    if (status) return status;
-    if (fits) {
-      *v = order[i];
-      return DUET_OK;
-    }
-  }
-  return DUET_OK;
-}
+/* AUTO's order of preference. A single row of C has no reuse of B for a tile to exploit; the
+ * coalesced kernel keeps all 32 lanes of a warp busy along that row instead of one row of a
+ * mostly idle tile. Otherwise fast, the fastest on every device measured (H100 both backends,
+ * PoCL), then tiled. AUTO runs the first whose whole plan this device can run: a plan is
+ * checked (every kernel loaded and fitted) before anything is enqueued (duet__run), so a
+ * variant that cannot run here, on a device limited to 128 work-items or with a kernel group
+ * that failed to build, hands the call to the next, down to naive. */
+static const duet_gemm_variant auto_order[2][5] = {
+    {DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE},
+    {DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE}};
 
 static size_t units(const duet_ctx *ctx) {
   return ctx->caps.compute_units ? ctx->caps.compute_units : 1;
@@ -111,6 +103,11 @@ typedef struct {
 } piece;
 
 enum { MAX_ARGS = 21 }; /* fast's stream-K signature, the longest here */
+/* Stream-K's flags (kernels_cu/gemm_fast.cuh, fast_stream_k): 10 bits of tickets, 10 of partials
+ * published, and 11 of the launch's epoch, 1..SK_EPOCHS (duet__arena_epoch). A flag of another
+ * epoch counts as zero, so one that a launch which failed half-way left behind cannot poison a
+ * later call. */
+enum { SK_MAX_UNITS = 0x3ff, SK_EPOCHS = 0x7ff };
 typedef struct {
   duet__step step[8]; /* two packs, then up to three pieces of two launches each */
   duet__arg args[8][MAX_ARGS];
@@ -141,14 +138,14 @@ static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
  *     (OpenCL 0.396 against 0.419): its guarded edge tiles, not the idle SMs, set its time;
  *   - n = 4096, 512 tiles, 3% idle in the last of 4 waves: the tiled grid, 2.829 ms against
  *     stream-K's 2.869 on CUDA (OpenCL the other way, 2.884 against 2.844; one policy per set).
- * The kernel numbers tiles and units in 32 bits. */
+ * The kernel numbers tiles and units in 32 bits, and counts a tile's units in SK_MAX_UNITS. */
 static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
   const int *t = ctx->tun;
   const size_t pct = (size_t)t[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
   const size_t tiles = big_tiles(ctx, rows, cols), slots = duet__ceil_div(tiles, u) * u;
   const fast_tile big = fast_tile_of(ctx, 0);
   const int whole = rows % big.m == 0 && cols % big.n == 0;
-  if (!pct || tiles >= UINT32_MAX) return 0;
+  if (!pct || tiles >= UINT32_MAX || u > SK_MAX_UNITS) return 0;
   if ((slots - tiles) * 100 < pct * slots && !(tiles < u && whole)) return 0;
   return tiles < u ? tiles : tiles % u + u;
 }
@@ -168,15 +165,22 @@ static size_t skinny_blocks(const duet_ctx *ctx, const piece *q) {
  * speed (1 x 4097 x 4097: 0.083 ms against 0.028). The other orientation, a few columns thin
  * with A read along its rows or a few rows thin with B^T, takes skinny-dot, a dot product per
  * output; the kernels decide the orientation by the same rule, in the same order. */
-static void skinny_plan(const duet_ctx *ctx, int ta, int tb, size_t k, piece *q) {
+static void skinny_plan(duet_ctx *ctx, int ta, int tb, size_t k, piece *q) {
   const size_t thin = (size_t)ctx->tun[DUET__T_GEMM_SKINNY_S];
+  duet__kernel kernel;
+  int fits = 0;
   if (!ctx->tun[DUET__T_GEMM_FAST_SKINNY]) return;
   if ((q->rows <= thin && !tb) || (q->cols <= thin && ta))
-    q->kernel = DUET__K_SGEMM_SKINNY;
+    kernel = DUET__K_SGEMM_SKINNY;
   else if ((q->cols <= thin && !ta) || (q->rows <= thin && tb))
-    q->kernel = DUET__K_SGEMM_SKINNY_DOT;
+    kernel = DUET__K_SGEMM_SKINNY_DOT;
   else
     return;
+  /* Where the device cannot take its block (128 work-items) or its group does not build, the
+   * piece keeps the tile it had: slower, never refused. */
+  if (duet__kernel_fits(ctx, kernel, &fits) != DUET_OK) ctx->last_error[0] = '\0';
+  if (!fits) return;
+  q->kernel = kernel;
   size_t s = duet__ceil_div(4 * units(ctx), skinny_blocks(ctx, q));
   if (s > k / 64) s = k / 64;
   q->splits = s > 1 ? (unsigned)s : 1;
@@ -187,7 +191,7 @@ static void skinny_plan(const duet_ctx *ctx, int ta, int tb, size_t k, piece *q)
  * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 SMs: 561
  * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
  * and split-K as few tiles do. */
-static unsigned cut_pieces(const duet_ctx *ctx, int ta, int tb, size_t m, size_t n, size_t k,
+static unsigned cut_pieces(duet_ctx *ctx, int ta, int tb, size_t m, size_t n, size_t k,
                            piece out[3]) {
   const int *t = ctx->tun;
   const fast_tile big = fast_tile_of(ctx, 0);
@@ -250,18 +254,19 @@ static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t 
 }
 
 /* A stream-K piece's workspace: a slot of partial products per unit and per shared tile, and a
- * flag per shared tile (kernels_cu/gemm_fast.cuh, fast_stream_k). */
+ * flag per shared tile. */
+
 static size_t sk_slots(const duet_ctx *ctx, const piece *q) { return units(ctx) + q->sk_tiles; }
 static size_t sk_slot_bytes(const duet_ctx *ctx) {
   const fast_tile big = fast_tile_of(ctx, 0);
   return big.m * big.n * sizeof(float);
 }
 
-/* A piece's launches: one, or split-K's two: the slices write alpha * their partial product into
- * the arena (beta 0, ld cols), then the reduction adds them into C with beta; or one stream-K
- * launch over a 1D grid, a block per whole tile and one per unit. */
+/* A piece's launches: one, or split-K's two: the slices write their partial products into the
+ * arena (ld cols), then the reduction adds them into C with alpha and beta, once, as BLAS does;
+ * or one stream-K launch over a 1D grid, a block per whole tile and one per unit. */
 static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q, void *work,
-                      void *flags) {
+                      void *flags, int epoch) {
   const operand *a = &f->a, *b = &f->b, *c = &f->c;
   const size_t a_off = a->off + (f->ta ? q->r0 : q->r0 * a->ld);
   const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
@@ -294,7 +299,7 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   if (q->sk_tiles) {
     duet__arg sk[MAX_ARGS];
     memcpy(sk, args, sizeof args);
-    sk[DUET__COUNT(args)] = duet__arg_i64(units(ctx));
+    sk[DUET__COUNT(args)] = duet__arg_i64(units(ctx) | (size_t)epoch << 32); /* units_epoch */
     sk[DUET__COUNT(args) + 1] = work_mem;
     sk[DUET__COUNT(args) + 2] = (duet__arg){.kind = DUET__ARG_MEM, .u.mem = flags};
     /* the kernel for these transposes: the ids run nn, nt, tn, tt */
@@ -308,10 +313,11 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   const size_t blocks = skinny ? skinny_blocks(ctx, q) : 0;
   add_step(p, q->kernel, q->rows, q->cols, q->splits, blocks, args, DUET__COUNT(args));
   if (!split) return;
-  const duet__arg reduce[] = {duet__arg_i64(q->rows),        duet__arg_i64(q->cols),
+  const duet__arg reduce[] = {duet__arg_i64(q->rows),  duet__arg_i64(q->cols),
                               duet__arg_i32((int)q->splits), work_mem,
-                              duet__arg_f32(f->beta),        c->mem,
-                              duet__arg_i64(c_off),          duet__arg_i64(c->ld)};
+                              duet__arg_f32(f->alpha), duet__arg_f32(f->beta),
+                              c->mem,                  duet__arg_i64(c_off),
+                              duet__arg_i64(c->ld)};
   add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, 0, reduce, DUET__COUNT(reduce));
 }
 
@@ -341,8 +347,10 @@ static int run_fast(duet_ctx *ctx, fast_call f) {
       work_bytes = bytes;
   }
   void *work = NULL, *flags = NULL;
+  int epoch = 0;
   if ((work_bytes && duet__arena(ctx, DUET__ARENA_WORK, work_bytes, &work) != DUET_OK) ||
-      (flag_bytes && duet__arena(ctx, DUET__ARENA_FLAGS, flag_bytes, &flags) != DUET_OK)) {
+      (flag_bytes && (duet__arena(ctx, DUET__ARENA_FLAGS, flag_bytes, &flags) != DUET_OK ||
+                      duet__arena_epoch(ctx, SK_EPOCHS, &epoch) != DUET_OK))) {
     ctx->last_error[0] = '\0';
     for (unsigned i = 0; i < count; i++) pieces[i].splits = 1, pieces[i].sk_tiles = 0;
   }
@@ -351,9 +359,13 @@ static int run_fast(duet_ctx *ctx, fast_call f) {
   const size_t tile_n = big.n > small.n ? big.n : small.n;
   pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, !f.ta, tile_m, DUET__ARENA_PACK_A);
   pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, f.tb, tile_n, DUET__ARENA_PACK_B);
-  for (unsigned i = 0; i < count; i++) add_piece(ctx, &p, &f, &pieces[i], work, flags);
+  for (unsigned i = 0; i < count; i++) add_piece(ctx, &p, &f, &pieces[i], work, flags, epoch);
   return duet__run(ctx, p.step, p.n);
 }
+
+static int run_variant(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m,
+                       size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
+                       const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc);
 
 int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
                size_t k, float alpha, const duet_buf *a, size_t lda, const duet_buf *b, size_t ldb,
@@ -384,7 +396,31 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
                               duet__arg_mem(c), duet__arg_i64(ldc)};
     return DUET__LAUNCH(ctx, DUET__K_SCALE, m, n, args);
   }
-  if (v == DUET_GEMM_AUTO && (status = pick_auto(ctx, m, &v))) return status;
+  if (v != DUET_GEMM_AUTO)
+    return run_variant(ctx, v, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  const duet_gemm_variant *order = auto_order[m == 1];
+  char first_error[DUET__ERRLEN];
+  int first_status = DUET_OK;
+  for (size_t i = 0; i < sizeof auto_order[0] / sizeof auto_order[0][0]; i++) {
+    status = run_variant(ctx, order[i], ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (status != DUET_EUNSUPPORTED && status != DUET_EBUILD) {
+      if (!status) ctx->last_error[0] = '\0'; /* an earlier variant's refusal is no failure */
+      return status;
+    }
+    if (!first_status) {
+      first_status = status;
+      memcpy(first_error, ctx->last_error, sizeof first_error);
+    }
+  }
+  /* None can: the first one's reason, the one AUTO would have taken. */
+  memcpy(ctx->last_error, first_error, sizeof first_error);
+  return first_status;
+}
+
+/* One variant's launches (checks done). */
+static int run_variant(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m,
+                       size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
+                       const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc) {
   if (v == DUET_GEMM_FAST) {
     const fast_call f = {.ta = ta,
                          .tb = tb,

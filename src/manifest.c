@@ -142,8 +142,8 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_SGEMM_FAST_SK_NT] = FAST_SK_ROW("duet_sgemm_fast_sk_nt"),
     [DUET__K_SGEMM_FAST_SK_TN] = FAST_SK_ROW("duet_sgemm_fast_sk_tn"),
     [DUET__K_SGEMM_FAST_SK_TT] = FAST_SK_ROW("duet_sgemm_fast_sk_tt"),
-    /* m, n, splits, work, beta, c, c_off, ldc: C = sum of the slices + beta * C */
-    [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimfmll",
+    /* m, n, splits, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices + beta * C */
+    [DUET__K_SGEMM_SPLITK_REDUCE] = {"duet_sgemm_splitk_reduce", DUET__G_GEMM_FAST, "llimffmll",
                                      TRANSPOSE_TUNABLES, shape_copy},
     /* fast's arguments (a strip's plan takes it in place of the small tile); grid z: split-K */
     [DUET__K_SGEMM_SKINNY] = {"duet_sgemm_skinny", DUET__G_GEMM_SKINNY, FAST_SIG,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One sgemm case against a CPU reference that accumulates in double. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -15,6 +16,25 @@ typedef struct {
   size_t m, n, k;
   float alpha, beta;
 } gemm_shape;
+
+int harness_sgemm_element_ok(double sum, double mag, size_t k, float alpha, float beta, float c0,
+                             float got, double tol) {
+  const int scaled = k == 0 || alpha == 0.0f; /* C = beta * C0: A and B are not read */
+  if ((!scaled && isnan(alpha)) || (beta != 0.0f && isnan(beta))) return isnan(got);
+  if (!scaled && isinf(alpha) && fabs(sum) <= tol * mag) return 1; /* the float sum's sign */
+  const double ab = scaled ? 0.0 : (double)alpha * sum, cb = beta == 0.0f ? 0.0 : (double)beta * c0;
+  const double eab = scaled ? 0.0 : fabs((double)alpha) * tol * mag, ecb = tol * fabs(cb);
+  const double ref = ab + cb, err = eab + ecb;
+  if (isnan(ref)) return isnan(got); /* inf - inf */
+  if (isinf(ref)) return got == ref;
+  /* A term may overflow in float where the exact result does not, or round past FLT_MAX. */
+  const int ab_big = fabs(ab) + eab >= FLT_MAX, cb_big = fabs(cb) + ecb >= FLT_MAX;
+  if (isnan(got)) return ab_big && cb_big && (ab > 0) != (cb > 0);
+  if (isinf(got))
+    return (ab_big && (got > 0) == (ab > 0)) || (cb_big && (got > 0) == (cb > 0)) ||
+           (fabs(ref) + err >= FLT_MAX && (got > 0) == (ref > 0));
+  return fabs(got - ref) <= err + 1e-30;
+}
 
 /* ref (m x n, tight) = alpha * op(A) op(B) + beta * C0, where C0 is c->host, and mag (m x n)
  * is Cmag. The i-p-j order streams rows of B, into rows of double accumulators. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A seeded random loop over transpose, copy and sgemm: random shapes, leading dimensions,
- * variants, transposes and buffer sizes, some of them wrong on purpose (too small a buffer, an
+ * variants (every sgemm variant), transposes, alpha and beta (extremes among them: inf, 3e38,
+ * NaN, 0 with NaN in C) and buffer sizes, some of them wrong on purpose (too small a buffer, an
  * ld below the columns, an unknown variant, a NULL or aliased buffer). A model of the argument
  * rules, written here independently of the library, says which calls must be refused; every
  * refused call must leave every buffer as it was, and every accepted call is checked against the
@@ -141,11 +142,19 @@ static void fuzz_move(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t) 
   drop(&out);
 }
 
+/* alpha or beta: usually `usual`, one call in five an extreme (BLAS's rules for them are
+ * harness_sgemm_element_ok's). */
+static float scalar(harness_rng *r, float usual) {
+  static const float extremes[] = {INFINITY, -INFINITY, 3e38f, -3e38f, NAN, 0.0f, 1.0f};
+  return pick(r, 5) == 0 ? extremes[pick(r, sizeof extremes / sizeof extremes[0])] : usual;
+}
+
 static void fuzz_sgemm(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t) {
-  const int v = (int)pick(r, 4) + (pick(r, 25) == 0 ? 9 : 0); /* 9..12: unknown */
+  const int v = (int)pick(r, 6) + (pick(r, 25) == 0 ? 9 : 0); /* 9..14: unknown */
   const int ta = (int)pick(r, 2), tb = pick(r, 30) == 0 ? 2 : (int)pick(r, 2);
   const size_t m = extent(r), n = extent(r), k = pick(r, 10) == 0 ? 0 : extent(r);
-  const float alpha = pick(r, 10) == 0 ? 0.0f : 1.5f, beta = pick(r, 3) == 0 ? 0.0f : -0.5f;
+  const float alpha = scalar(r, pick(r, 10) == 0 ? 0.0f : 1.5f);
+  const float beta = scalar(r, pick(r, 3) == 0 ? 0.0f : -0.5f);
   const size_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
   const size_t lda = leading(r, ac), ldb = leading(r, bc), ldc = leading(r, n);
   fbuf a = {0}, b = {0}, cc = {0};
@@ -157,9 +166,19 @@ static void fuzz_sgemm(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t)
     drop(&cc);
     return;
   }
+  if (beta == 0.0f) { /* C must not be read: NaN there must not reach the result */
+    for (size_t i = 0; i < cc.len; i++) cc.host[i] = NAN;
+    if (!harness_expect_status(c, duet_buf_write(cc.buf, 0, cc.host, cc.len * sizeof(float)),
+                               DUET_OK, ctx, "setup")) {
+      drop(&a);
+      drop(&b);
+      drop(&cc);
+      return;
+    }
+  }
   const int alias = pick(r, 30) == 0;
   duet_buf *pb = alias ? cc.buf : b.buf;
-  int ok = v <= 3 && tb <= 1 && !alias && lda >= ac && ldb >= bc && ldc >= n &&
+  int ok = v <= 5 && tb <= 1 && !alias && lda >= ac && ldb >= bc && ldc >= n &&
            span_of(ar, ac, lda) <= a.len && span_of(br, bc, ldb) <= (alias ? cc.len : b.len) &&
            span_of(m, n, ldc) <= cc.len;
   int st = duet_sgemm(ctx, (duet_gemm_variant)v, (duet_trans)ta, (duet_trans)tb, m, n, k, alpha,
@@ -184,13 +203,13 @@ static void fuzz_sgemm(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t)
             ref += x;
             mag += fabs(x);
           }
-          const double c0 = beta == 0.0f ? 0.0 : beta * (double)cc.host[i * ldc + j];
-          ref = alpha * ref + c0;
-          mag = fabs(alpha) * mag + fabs(c0);
-          const float got = cc.got[i * ldc + j];
-          if (!(fabs(got - ref) <= 1e-5 * mag + 1e-30)) {
-            harness_expect(c, 0, "sgemm v=%d %c%c m=%zu n=%zu k=%zu: C(%zu,%zu) = %.9g, want %.9g",
-                           v, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, i, j, got, ref);
+          const float c0 = cc.host[i * ldc + j], got = cc.got[i * ldc + j];
+          if (!harness_sgemm_element_ok(ref, mag, k, alpha, beta, c0, got, 1e-5)) {
+            harness_expect(c, 0,
+                           "sgemm v=%d %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g: C(%zu,%zu) = "
+                           "%.9g, want alpha * %.9g + beta * %.9g",
+                           v, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, beta, i, j, got,
+                           ref, c0);
             i = m;
             break;
           }

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* Wrong results that returned DUET_OK, and refusals where a right answer was possible (issue
+ * 23), each pinned by a case that failed before its fix:
+ *   - stream-K where a tile's groups have empty ranges between them (fewer k iterations than
+ *     groups): 5 x 5 x 9 with GEMM_FAST_BIG_PCT=1 on 5 compute units, then 64^3 on the same
+ *     context, whose flags the first call must not have left dirty; and flags that a launch
+ *     which failed half-way left behind (the DUET_TEST_STALE_FLAGS hook);
+ *   - split-K's alpha applied once, to the sum (fast's small tile, skinny, skinny-dot);
+ *   - AUTO on a device limited to 128 work-items, and with fast's group failing to build.
+ * PoCL takes its compute units from POCL_MAX_PTHREAD_COUNT when it starts, so this program sets
+ * it to 5 before anything touches OpenCL (it overrides the caller's value). On other devices the
+ * cases whose plan the device does not take say SKIP. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duet_launch.h"
+#include "harness.h"
+
+typedef float (*fill_fn)(size_t i, uint64_t seed);
+
+static float fill_random(size_t i, uint64_t seed) {
+  return harness_random_unit(harness_hash(seed, i));
+}
+
+typedef struct {
+  duet_gemm_variant v;
+  duet_trans ta, tb;
+  size_t m, n, k;
+  float alpha, beta;
+  fill_fn fill_a, fill_b; /* NULL: random */
+  const char *want;       /* a kernel the plan must launch (else SKIP), or NULL */
+  int want_status;
+} gemm_call;
+
+/* Whether the call's plan launches a kernel whose name contains `want` (duet__describe records
+ * it without running anything); the plan's kernels go into `names`. */
+static int plan_has(duet_ctx *ctx, const gemm_call *g, duet_buf *a, size_t lda, duet_buf *b,
+                    size_t ldb, duet_buf *c, char *names, size_t n) {
+  duet__description d;
+  duet__describe(ctx, &d);
+  int st = duet_sgemm(ctx, g->v, g->ta, g->tb, g->m, g->n, g->k, g->alpha, a, lda, b, ldb, g->beta,
+                      c, g->n);
+  duet__describe(ctx, NULL);
+  int found = 0;
+  names[0] = '\0';
+  for (unsigned i = 0; !st && i < d.n; i++) {
+    found |= strstr(d.step[i].kernel->name, g->want) != NULL;
+    size_t used = strlen(names);
+    snprintf(names + used, n - used, "%s%s", used ? " " : "", d.step[i].kernel->name);
+  }
+  return found;
+}
+
+/* One sgemm with tight lds, checked element by element (harness_sgemm_element_ok). */
+static void run_gemm(const harness_dev *dev, duet_ctx *ctx, const gemm_call *g) {
+  harness_case c;
+  harness_case_begin(&c, dev, "sgemm %s %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g%s%s",
+                     duet_gemm_variant_name(g->v), g->ta ? 'T' : 'N', g->tb ? 'T' : 'N', g->m,
+                     g->n, g->k, g->alpha, g->beta, g->want ? " plan " : "",
+                     g->want ? g->want : "");
+  const size_t ar = g->ta ? g->k : g->m, ac = g->ta ? g->m : g->k;
+  const size_t br = g->tb ? g->n : g->k, bc = g->tb ? g->k : g->n;
+  const size_t na = ar * ac, nb = br * bc, nc = g->m * g->n;
+  float *ha = malloc(na * sizeof *ha), *hb = malloc(nb * sizeof *hb);
+  float *hc = malloc(nc * sizeof *hc), *got = malloc(nc * sizeof *got);
+  duet_buf *a = NULL, *b = NULL, *cb = NULL;
+  if (!harness_expect(&c, ha && hb && hc && got, "no host memory")) goto done;
+  for (size_t i = 0; i < na; i++) ha[i] = (g->fill_a ? g->fill_a : fill_random)(i, c.seed);
+  for (size_t i = 0; i < nb; i++) hb[i] = (g->fill_b ? g->fill_b : fill_random)(i, c.seed + 1);
+  for (size_t i = 0; i < nc; i++) hc[i] = g->beta == 0.0f ? NAN : fill_random(i, c.seed + 2);
+  int st = duet_buf_create(ctx, na * sizeof *ha, &a);
+  if (!st) st = duet_buf_create(ctx, nb * sizeof *hb, &b);
+  if (!st) st = duet_buf_create(ctx, nc * sizeof *hc, &cb);
+  if (!st) st = duet_buf_write(a, 0, ha, na * sizeof *ha);
+  if (!st) st = duet_buf_write(b, 0, hb, nb * sizeof *hb);
+  if (!st) st = duet_buf_write(cb, 0, hc, nc * sizeof *hc);
+  if (!harness_expect_status(&c, st, DUET_OK, ctx, "setup")) goto done;
+  char names[512];
+  if (g->want && !plan_has(ctx, g, a, ac, b, bc, cb, names, sizeof names)) {
+    harness_case_skip(&c, "this device's plan is not %s here: %s", g->want, names);
+    goto freed;
+  }
+  st = duet_sgemm(ctx, g->v, g->ta, g->tb, g->m, g->n, g->k, g->alpha, a, ac, b, bc, g->beta, cb,
+                  g->n);
+  if (!st) st = duet_finish(ctx);
+  if (!harness_expect_status(&c, st, g->want_status, ctx, "duet_sgemm") || st) goto done;
+  if (!harness_expect_status(&c, duet_buf_read(cb, 0, got, nc * sizeof *got), DUET_OK, ctx,
+                             "duet_buf_read"))
+    goto done;
+  size_t bad = 0;
+  for (size_t i = 0; i < g->m; i++)
+    for (size_t j = 0; j < g->n; j++) {
+      double sum = 0, mag = 0;
+      for (size_t p = 0; p < g->k; p++) {
+        const double x = (double)(g->ta ? ha[p * ac + i] : ha[i * ac + p]) *
+                         (g->tb ? hb[j * bc + p] : hb[p * bc + j]);
+        sum += x;
+        mag += fabs(x);
+      }
+      const float c0 = hc[i * g->n + j], out = got[i * g->n + j];
+      if (!harness_sgemm_element_ok(sum, mag, g->k, g->alpha, g->beta, c0, out, 1e-5) && !bad++)
+        harness_case_fail(&c, "C(%zu,%zu) = %.9g, want %g * %.9g + %g * %.9g", i, j, out,
+                          g->alpha, sum, g->beta, c0);
+    }
+  harness_expect(&c, !bad, "%zu of %zu elements wrong", bad, nc);
+done:
+  harness_case_end(&c);
+freed:
+  duet_buf_destroy(a);
+  duet_buf_destroy(b);
+  duet_buf_destroy(cb);
+  free(ha);
+  free(hb);
+  free(hc);
+  free(got);
+}
+
+/* A context with one environment variable set while it is created, labelled with it. */
+static int make_ctx(const harness_dev *dev, harness_dev *d, const char *name, const char *value) {
+  harness_case c;
+  *d = *dev;
+  harness_case_begin(&c, dev, "duet_ctx_create %s=%s", name, value);
+  int ok = harness_expect_status(
+      &c, harness_create_with_env(&d->ctx, name, value, dev->backend, dev->device), DUET_OK, NULL,
+      "duet_ctx_create");
+  harness_case_end(&c);
+  snprintf(d->label, sizeof d->label, "%.40s@%.20s", dev->label, value);
+  return ok;
+}
+
+#define FAST DUET_GEMM_FAST
+#define NN DUET_NO_TRANS, DUET_NO_TRANS
+
+/* Stream-K with empty groups, then calls on the same context that share its flags. 5 x 129 x 9
+ * makes the same case on a device of 100 to 200 units (2 tiles of 128 columns, 4 iterations). */
+static void stream_k(const harness_dev *dev, void *user) {
+  (void)user;
+  harness_dev d;
+  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_BIG_PCT=1")) return;
+  printf("      %u compute units\n", dev->info.compute_units);
+  const gemm_call calls[] = {
+      {FAST, NN, 5, 5, 9, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
+      {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+      {FAST, NN, 5, 129, 9, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
+      {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+      {FAST, DUET_TRANS, DUET_TRANS, 5, 5, 9, 2.5f, -0.5f, NULL, NULL, "_sk_", DUET_OK},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
+  duet_ctx_destroy(d.ctx);
+}
+
+/* Flags that a launch which failed half-way left behind, in the arena before the first stream-K
+ * call: counts that would make every group sum at once were they taken for this call's. */
+static void stale_flags(const harness_dev *dev, void *user) {
+  (void)user;
+  harness_dev d;
+  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_BIG_PCT=1")) return;
+  setenv("DUET_TEST_STALE_FLAGS", "1", 1);
+  const gemm_call calls[] = {
+      {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
+      {FAST, NN, 5, 129, 9, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
+  unsetenv("DUET_TEST_STALE_FLAGS");
+  duet_ctx_destroy(d.ctx);
+}
+
+/* A's first half of k sums to 1.5, its second to -1: alpha = 3e38 overflows on the first half
+ * alone, not on the whole (0.5, C = 1.5e38). */
+static float halves(size_t i, uint64_t seed) {
+  (void)seed;
+  return i < 64 ? 1.5f / 64 : -1.0f / 64;
+}
+static float ones(size_t i, uint64_t seed) {
+  (void)i;
+  (void)seed;
+  return 1.0f;
+}
+
+/* Split-K applies alpha and beta once, to the sum of the slices. */
+static void split_k(const harness_dev *dev, void *user) {
+  (void)user;
+  const gemm_call calls[] = {
+      /* skinny, then skinny-dot, each split along k */
+      {FAST, NN, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny", DUET_OK},
+      {FAST, DUET_NO_TRANS, DUET_TRANS, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny_dot",
+       DUET_OK},
+      {FAST, NN, 1, 1, 128, 3e38f, 0.5f, halves, ones, "skinny", DUET_OK},
+      {DUET_GEMM_TILED, NN, 1, 1, 128, 3e38f, 0.0f, halves, ones, NULL, DUET_OK},
+      /* the small tile split along k: slices of either sign */
+      {FAST, NN, 40, 50, 1030, INFINITY, 0.0f, NULL, NULL, "splitk_reduce", DUET_OK},
+      {FAST, NN, 40, 50, 1030, 3e38f, 3e38f, NULL, NULL, "splitk_reduce", DUET_OK},
+      {DUET_GEMM_TILED, NN, 40, 50, 1030, INFINITY, 0.0f, NULL, NULL, NULL, DUET_OK},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(dev, dev->ctx, &calls[i]);
+}
+
+/* AUTO's shapes that coalesced (m = 1), skinny and skinny-dot (thin strips) would take with 256
+ * work-items, on a device limited to 128: another variant computes them. */
+static const gemm_call thin[] = {
+    {DUET_GEMM_AUTO, NN, 1, 300, 255, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+    {DUET_GEMM_AUTO, NN, 3, 700, 301, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+    {DUET_GEMM_AUTO, DUET_TRANS, DUET_NO_TRANS, 255, 1, 300, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+    {DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_TRANS, 521, 2, 130, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+    {DUET_GEMM_AUTO, NN, 1, 1, 7, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+    {DUET_GEMM_AUTO, NN, 129, 67, 77, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+    /* fast alone: its plan keeps the small tile where skinny cannot run */
+    {FAST, NN, 3, 700, 301, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+    {FAST, DUET_NO_TRANS, DUET_TRANS, 521, 2, 130, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+};
+
+static void auto_small_blocks(const harness_dev *dev, void *user) {
+  (void)user;
+  harness_dev d;
+  if (!make_ctx(dev, &d, "DUET_TEST_MAX_BLOCK_THREADS", "128")) return;
+  for (size_t i = 0; i < sizeof thin / sizeof thin[0]; i++) run_gemm(&d, d.ctx, &thin[i]);
+  duet_ctx_destroy(d.ctx);
+}
+
+/* AUTO with fast's group (register, fast, stream-K) failing to build: tiled computes it. The hook
+ * is OpenCL's (the CUDA kernels are built ahead of time). */
+static void auto_broken_group(const harness_dev *dev, void *user) {
+  (void)user;
+  static const char groups[] = "gemm_fast,gemm_fast_small";
+  if (dev->backend != DUET_BACKEND_OPENCL) {
+    harness_case c;
+    harness_case_begin(&c, dev, "sgemm auto with DUET_TEST_BREAK_GROUPS=%s", groups);
+    harness_case_skip(&c, "the hook breaks OpenCL builds only");
+    return;
+  }
+  harness_dev d;
+  if (!make_ctx(dev, &d, "DUET_TEST_BREAK_GROUPS", groups)) return;
+  setenv("DUET_TEST_BREAK_GROUPS", groups, 1); /* read when a group builds */
+  const gemm_call calls[] = {
+      {DUET_GEMM_AUTO, NN, 129, 67, 77, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+      {DUET_GEMM_AUTO, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
+      {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_EBUILD},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
+  unsetenv("DUET_TEST_BREAK_GROUPS");
+  duet_ctx_destroy(d.ctx);
+}
+
+int main(void) {
+  setenv("POCL_MAX_PTHREAD_COUNT", "5", 1);
+  harness_init("test_regress");
+  harness_for_each_ctx(stream_k, NULL);
+  harness_for_each_ctx(stale_flags, NULL);
+  harness_for_each_ctx(split_k, NULL);
+  harness_for_each_ctx(auto_small_blocks, NULL);
+  harness_for_each_ctx(auto_broken_group, NULL);
+  return harness_end();
+}
