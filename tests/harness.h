@@ -147,10 +147,10 @@ int harness_run_move(const harness_dev *dev, duet_transpose_variant v, size_t ro
 /* Whether got is one element of C = alpha * op(A) op(B) + beta * C0 as float arithmetic gives
  * it, with BLAS's rules (k == 0 or alpha == 0: C = beta * C0; beta == 0: C0 is not read, so
  * NaN there cannot leak), extremes included: `sum` is the exact dot product and `mag` the sum of
- * its terms' magnitudes, the error allowed `tol` relative to |alpha| mag + |beta C0|. A term
- * that float arithmetic may overflow may give inf of its sign; alpha = inf with a sum too small
- * for its sign to be certain may give anything; a NaN alpha (k > 0) or beta (beta != 0) gives
- * NaN. */
+ * its terms' magnitudes, the error allowed `tol` relative to |alpha| mag + |beta C0|. Either
+ * term that float arithmetic may overflow may be inf of its sign (and inf - inf NaN); alpha = inf
+ * with a sum too small for its sign to be certain may give anything; a NaN alpha (k > 0) or beta
+ * (beta != 0) gives NaN. */
 int harness_sgemm_element_ok(double sum, double mag, size_t k, float alpha, float beta, float c0,
                              float got, double tol);
 /* One sgemm against a double-accumulating CPU reference; padded adds to lda, ldb and ldc. */
