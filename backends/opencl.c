@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The OpenCL backend: one context, device and in-order profiling queue per duet_ctx (a family's
- * members share the first one's context and programs, each with a queue of its own). Each kernel
- * group (kernels_cl/common.cl followed by kernels_cl/<group>.cl, embedded at build time) is its
- * own program, built on the first use of one of its kernels with the -D options the manifest
- * gives for the context's tunable values. A group that fails to build fails only the calls that
- * need it. Every OpenCL call goes through duet__cl, the ICD loader opened at run time
+/* The OpenCL backend: one in-order profiling queue per duet_ctx, on the cl_context that every
+ * duet_ctx of its device shares (opencl_programs.c), with the programs built on it (a family's
+ * members also count their buffers' frees together: their buffers reach each other's kernels).
+ * Each kernel is built on its first use as its own program: kernels_cl/common.cl followed by its
+ * group's file (embedded at build time), with the -D options the manifest gives for the
+ * context's tunable values and one that compiles only that kernel of the file, so that a cold
+ * call waits for no other kernel. A kernel that fails to build fails only the calls that need
+ * it. Every OpenCL call goes through duet__cl, the ICD loader opened at run time
  * (opencl_loader.c): without it the backend has no device. */
 #include <pthread.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "opencl_internal.h"
+#include "opencl_programs.h"
 
 typedef struct {
   const char *name;
@@ -35,15 +38,14 @@ extern const duet__cl_source duet__cl_sources[];
 
 typedef struct cl_impl_ {
   cl_device_id device;
-  cl_context context;
+  cl_context context;      /* the device's shared one (a reference of this context's own) */
+  duet__cl_device *shared; /* the device's record: context and built programs */
   cl_command_queue queue;
-  cl_program programs[DUET__G_COUNT]; /* built on first use */
-  size_t preferred_multiple;          /* of the first kernel built, for the warp size */
-  cl_ulong max_alloc, global_mem;     /* what one buffer and all of them may hold */
-  unsigned long frees;                /* buffers released: a handle may since be another's */
-  /* The family root's state (itself on a root): its programs and its count of frees serve
-   * every member, whose buffers reach each other's kernels. Members' loads are serialised by
-   * the core; frees is counted atomically, members may run on other threads. */
+  size_t preferred_multiple;      /* of the first kernel built, for the warp size */
+  cl_ulong max_alloc, global_mem; /* what one buffer and all of them may hold */
+  unsigned long frees;            /* buffers released: a handle may since be another's */
+  /* The family root's state (itself on a root): its count of frees serves every member, whose
+   * buffers reach each other's kernels; counted atomically, members may run on other threads. */
   struct cl_impl_ *family;
 } cl_impl;
 
@@ -57,6 +59,7 @@ typedef struct {
 #define CL_MAX_ARGS 24
 typedef struct {
   cl_kernel kernel;
+  cl_program program; /* the kernel's own, for callers that enqueue it themselves */
   unsigned char set[CL_MAX_ARGS];
   cl_ulong value[CL_MAX_ARGS]; /* the argument's bytes; the scratch size for a __local one */
   duet__gemm_scalars gemm;     /* a 'g' argument's value (a signature has at most one) */
@@ -215,10 +218,9 @@ static int cl_device_count(int *count, char *why, size_t n) {
 static void cl_ctx_close(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   if (!im) return;
-  for (int g = 0; g < DUET__G_COUNT && im->family == im; g++)
-    if (im->programs[g]) duet__cl.clReleaseProgram(im->programs[g]);
   if (im->queue) duet__cl.clReleaseCommandQueue(im->queue);
   if (im->context) duet__cl.clReleaseContext(im->context);
+  duet__cl_device_release(im->shared);
   free(im);
   ctx->impl = NULL;
 }
@@ -283,8 +285,15 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
   /* `failed` names the first call that failed; what was made before it is released. */
   const char *failed = NULL;
   cl_int err;
-  im->context = duet__cl.clCreateContext(NULL, 1, &im->device, NULL, NULL, &err);
-  if (!im->context) failed = "clCreateContext";
+  err = duet__cl_device_acquire(im->device, &im->shared);
+  if (err != CL_SUCCESS) failed = "clCreateContext";
+  if (!failed) {
+    im->context = duet__cl_device_context(im->shared);
+    if ((err = duet__cl.clRetainContext(im->context)) != CL_SUCCESS) {
+      im->context = NULL;
+      failed = "clRetainContext";
+    }
+  }
   if (!failed) {
     im->queue =
         duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -322,123 +331,48 @@ static int listed(const char *var, duet__group g) {
   return 0;
 }
 
-/* The build log, or NULL; the caller frees it. */
-static char *build_log(duet_ctx *ctx, cl_program prog) {
-  cl_impl *im = IMPL(ctx);
-  size_t len = 0;
-  duet__cl.clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-  char *log = malloc(len + 1);
-  if (log && duet__cl.clGetProgramBuildInfo(prog, im->device, CL_PROGRAM_BUILD_LOG, len, log,
-                                            NULL) == CL_SUCCESS)
-    log[len] = '\0';
-  else if (log)
-    log[0] = '\0';
-  return log;
-}
-
-static int build_failed(duet_ctx *ctx, const char *log, const char *why, duet__group g,
-                        const char *options) {
-  return duet__fail(ctx, DUET_EBUILD,
-                    "opencl: building kernel group %s failed: %s; options: %s; log:\n%s",
-                    duet__groups[g].name, why, options, log ? log : "(no log)");
-}
-
-/* Whether log[0, n) holds word, case-blind. */
-static int mentions(const char *log, size_t n, const char *word) {
-  const size_t w = strlen(word);
-  for (size_t at = 0; at + w <= n; at++) {
-    size_t i = 0;
-    while (i < w && (log[at + i] | 0x20) == (word[i] | 0x20)) i++;
-    if (i == w) return 1;
-  }
-  return 0;
-}
-
-/* A compiler that ignores -Werror still logs "warning"; case-blind, as vendors differ. One line
- * is not about the source: NVIDIA's driver (580.159 on the H100) logs "Warning: Function K is a
- * kernel, so overriding noinline attribute" for every kernel it compiles, a one-line kernel
- * included, whatever the options, and never when the build comes from its cache. */
-static int has_warning(const char *log) {
-  while (log && *log) {
-    const char *end = strchr(log, '\n');
-    const size_t n = end ? (size_t)(end - log) : strlen(log);
-    if (mentions(log, n, "warning") &&
-        !mentions(log, n, "is a kernel, so overriding noinline attribute"))
-      return 1;
-    log += n + (end != NULL);
-  }
-  return 0;
-}
-
-int duet__cl_werror(void) {
-  const char *werror = duet__getenv("DUET_OPENCL_WERROR");
-  return werror && strcmp(werror, "1") == 0;
-}
-
-/* Builds group g on first use with the -D options the manifest gives for this context. A
- * failure keeps the build log in the last-error text and is retried on the next use.
- * DUET_OPENCL_WERROR=1 (CI) makes a warning a failure, so that the kernels stay warning-free:
- * -Werror for compilers that honour it (PoCL does), and a look at the log for the rest.
- * The test hooks DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl
- * makes fail to build or build with a warning, to prove both paths. */
-static int ensure_group(duet_ctx *ctx, duet__group g) {
-  cl_impl *im = IMPL(ctx)->family;
-  if (im->programs[g]) return DUET_OK;
+/* Kernel d's program: common.cl, then its group's file compiled for d alone
+ * (-DDUET_KERNEL_ONLY -DDUET_WANT_<name>), with its group's -D options. The test hooks
+ * DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl makes fail to
+ * build or build with a warning, to prove both paths; they are options, so part of the key
+ * that finds a program in memory and on disk. */
+static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program *prog) {
+  const duet__group g = d->group;
   const char *common, *text = group_source(g, &common);
   if (!text)
     return duet__fail(ctx, DUET_EBUILD, "opencl: no source embedded for kernel group %s",
                       duet__groups[g].name);
-  const int werror = duet__cl_werror();
   char *tunables = duet__group_options(ctx, g);
   if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   const char *extra[] = {ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",
                          listed("DUET_TEST_BREAK_GROUPS", g) ? " -DDUET_TEST_BREAK" : "",
-                         listed("DUET_TEST_WARN_GROUPS", g) ? " -DDUET_TEST_WARN" : "",
-                         werror ? " -Werror" : ""};
-  size_t len = strlen(tunables) + 32;
+                         listed("DUET_TEST_WARN_GROUPS", g) ? " -DDUET_TEST_WARN" : ""};
+  size_t len = strlen(tunables) + strlen(d->name) + 64;
   for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) len += strlen(extra[i]);
   char *options = malloc(len);
+  char what[160];
   if (!options) {
     free(tunables);
     return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   }
-  snprintf(options, len, "-cl-std=CL1.2 %s%s%s%s%s", tunables, extra[0], extra[1], extra[2],
-           extra[3]);
+  snprintf(options, len, "-cl-std=CL1.2 %s -DDUET_KERNEL_ONLY -DDUET_WANT_%s%s%s%s", tunables,
+           d->name, extra[0], extra[1], extra[2]);
+  snprintf(what, sizeof what, "%s of kernel group %s", d->name, duet__groups[g].name);
   free(tunables);
   const char *srcs[] = {common, text};
-  cl_int err;
-  int status = DUET_OK;
-  cl_program prog = duet__cl.clCreateProgramWithSource(im->context, 2, srcs, NULL, &err);
-  if (!prog) {
-    status = cl_fail(ctx, err, "clCreateProgramWithSource");
-  } else if ((err = duet__cl.clBuildProgram(prog, 1, &im->device, options, NULL, NULL)) !=
-             CL_SUCCESS) {
-    char why[64], *log = build_log(ctx, prog);
-    snprintf(why, sizeof why, "%s (%d)", cl_error_name(err), (int)err);
-    status = build_failed(ctx, log, why, g, options);
-    free(log);
-    duet__cl.clReleaseProgram(prog);
-  } else {
-    char *log = werror ? build_log(ctx, prog) : NULL;
-    if (werror && has_warning(log)) {
-      status =
-          build_failed(ctx, log, "its log has a warning, and DUET_OPENCL_WERROR=1", g, options);
-      duet__cl.clReleaseProgram(prog);
-    } else {
-      im->programs[g] = prog;
-    }
-    free(log);
-  }
+  const int status = duet__cl_program_get(ctx, IMPL(ctx)->shared, 2, srcs, options, what, prog);
   free(options);
   return status;
 }
 
 static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loaded *k) {
   cl_impl *im = IMPL(ctx);
-  int status = ensure_group(ctx, d->group);
+  cl_program prog;
+  int status = kernel_program(ctx, d, &prog);
   if (status) return status;
   cl_int err;
-  cl_kernel kern = duet__cl.clCreateKernel(im->family->programs[d->group], d->name, &err);
+  cl_kernel kern = duet__cl.clCreateKernel(prog, d->name, &err);
+  duet__cl.clReleaseProgram(prog); /* the kernel holds it */
   if (!kern) return cl_fail(ctx, err, d->name);
   size_t limit = 0, compiled[3] = {0, 0, 0}, multiple = 0;
   err = duet__cl.clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit,
@@ -476,6 +410,7 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
     return duet__fail(ctx, status, "opencl: cannot hold the arguments of %s", d->name);
   }
   loaded->kernel = kern;
+  loaded->program = prog;
   if (!im->preferred_multiple) im->preferred_multiple = multiple;
   k->fn = loaded;
   k->max_threads = limit > 0xffffffffu ? 0xffffffffu : (unsigned)limit;
@@ -702,14 +637,16 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
 }
 
 static void *cl_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k) {
-  (void)k;
-  return IMPL(ctx)->family->programs[d->group];
+  (void)ctx;
+  (void)d;
+  return ((const cl_loaded *)k->fn)->program;
 }
 
 /* ---- families, async copies, pinned memory ----------------------------------------------- */
 
 /* A family member: a queue of its own on the parent's cl_context (retained, not borrowed, so the
- * member owns what it holds) and device; programs come from the family's root. */
+ * member owns what it holds) and device, which are every context's of the device; programs come
+ * from the device's record, of which the member holds a reference of its own. */
 static int cl_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
   const cl_impl *pim = IMPL(parent);
   cl_impl *im = calloc(1, sizeof *im);
@@ -718,7 +655,9 @@ static int cl_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
   im->max_alloc = pim->max_alloc;
   im->global_mem = pim->global_mem;
   im->family = pim->family;
-  cl_int err = duet__cl.clRetainContext(pim->context);
+  cl_int err = duet__cl_device_acquire(im->device, &im->shared);
+  if (err == CL_SUCCESS && (err = duet__cl.clRetainContext(pim->context)) != CL_SUCCESS)
+    duet__cl_device_release(im->shared);
   if (err != CL_SUCCESS) {
     free(im);
     return cl_fail(ctx, err, "clRetainContext");
@@ -814,8 +753,11 @@ static int cl_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
 /* ---- shared with opencl_program.c --------------------------------------------------------- */
 
 int duet__cl_fail(duet_ctx *ctx, cl_int err, const char *call) { return cl_fail(ctx, err, call); }
-char *duet__cl_build_log(duet_ctx *ctx, cl_program prog) { return build_log(ctx, prog); }
-int duet__cl_log_warns(const char *log) { return has_warning(log); }
+const char *duet__cl_error_name(cl_int err) { return cl_error_name(err); }
+int duet__cl_program(duet_ctx *ctx, const char *text, const char *options, const char *what,
+                     cl_program *out) {
+  return duet__cl_program_get(ctx, IMPL(ctx)->shared, 1, &text, options, what, out);
+}
 
 const duet__backend_ops duet__opencl_backend = {
     .id = DUET_BACKEND_OPENCL,

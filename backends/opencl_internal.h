@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the OpenCL backend's files share: opencl.c's error reporting and build-log helpers, and
- * the user programs of opencl_program.c that its vtable names. */
+/* What the OpenCL backend's files share: opencl.c's error reporting and program cache entry,
+ * and the user programs of opencl_program.c that its vtable names. */
 #ifndef DUET_OPENCL_INTERNAL_H
 #define DUET_OPENCL_INTERNAL_H
 
@@ -9,12 +9,15 @@
 
 /* Records which OpenCL call failed and how (ENOMEM for allocation failures, else EBACKEND). */
 int duet__cl_fail(duet_ctx *ctx, cl_int err, const char *call);
-/* The program's build log on the context's device, malloc'd, or NULL. */
-char *duet__cl_build_log(duet_ctx *ctx, cl_program prog);
-/* Whether a build log has a warning that $DUET_OPENCL_WERROR=1 makes a failure. */
-int duet__cl_log_warns(const char *log);
-/* Whether $DUET_OPENCL_WERROR=1. */
+/* The name of an OpenCL status ("CL_INVALID_VALUE"). */
+const char *duet__cl_error_name(cl_int err);
+/* Whether $DUET_OPENCL_WERROR=1 (opencl_programs.c). */
 int duet__cl_werror(void);
+/* The program of `text` built with `options` on the context's device, through the device's
+ * program cache (opencl_programs.h): a new reference in *out, or DUET_EBUILD with the log,
+ * `what` naming the program in the message. */
+int duet__cl_program(duet_ctx *ctx, const char *text, const char *options, const char *what,
+                     cl_program *out);
 
 int duet__cl_program_build(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
                            void **prog);

@@ -27,10 +27,14 @@
   X(clFinish)                     \
   X(clFlush)                      \
   X(clCreateProgramWithSource)    \
+  X(clCreateProgramWithBinary)    \
   X(clBuildProgram)               \
   X(clGetProgramBuildInfo)        \
+  X(clGetProgramInfo)             \
+  X(clRetainProgram)              \
   X(clReleaseProgram)             \
   X(clCreateKernel)               \
+  X(clCreateKernelsInProgram)     \
   X(clGetKernelWorkGroupInfo)     \
   X(clGetKernelInfo)              \
   X(clGetKernelArgInfo)           \

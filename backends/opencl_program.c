@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Users' programs on OpenCL: clBuildProgram of duet_kernel.h and the source (OpenCL C 1.2, with
- * kernel argument info so that every launch's arguments can be checked), kernels created by
- * name, and their launches on the context's queue. The context, device and queue come from the
- * queue itself (duet_ctx_native_queue), so that nothing here depends on opencl.c's layout. */
+/* Users' programs on OpenCL: duet_kernel.h and the source built through the device's program
+ * cache (opencl_programs.c: OpenCL C 1.2, with kernel argument info so that every launch's
+ * arguments can be checked), kernels created by name, and their launches on the context's queue.
+ * The context, device and queue come from the queue itself (duet_ctx_native_queue), so that
+ * nothing here depends on opencl.c's layout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,10 @@ static cl_int device_of(duet_ctx *ctx, cl_device_id *dev) {
 }
 
 /* The build options: OpenCL C 1.2 with argument info, NVIDIA's inline-PTX shuffles where they
- * exist, -Werror under DUET_OPENCL_WERROR=1, then the user's -D and -I. */
+ * exist, then the user's -D and -I (the program cache adds -Werror under DUET_OPENCL_WERROR=1). */
 static char *build_options(duet_ctx *ctx, const char *const *options, unsigned n) {
   const char *fixed[] = {"-cl-std=CL1.2 -cl-kernel-arg-info",
-                         ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",
-                         duet__cl_werror() ? " -Werror" : ""};
+                         ctx->caps.nvidia ? " -DDUET_NVIDIA" : ""};
   size_t len = 1;
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) len += strlen(fixed[i]);
   for (unsigned i = 0; i < n; i++) len += strlen(options[i]) + 1;
@@ -34,34 +34,11 @@ static char *build_options(duet_ctx *ctx, const char *const *options, unsigned n
   return all;
 }
 
-/* Source and options to a built program: the one step a program cache would sit in front of. */
+/* Source and options to a built program, through the device's program cache: a program that
+ * another context of the device built is reused, one built by an earlier process loaded from
+ * the disk cache. */
 static int build(duet_ctx *ctx, const char *text, const char *options, cl_program *out) {
-  cl_device_id dev;
-  cl_context context;
-  cl_int err = device_of(ctx, &dev);
-  if (err == CL_SUCCESS)
-    err = duet__cl.clGetCommandQueueInfo(queue_of(ctx), CL_QUEUE_CONTEXT, sizeof context, &context,
-                                         NULL);
-  if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clGetCommandQueueInfo");
-  cl_program prog = duet__cl.clCreateProgramWithSource(context, 1, &text, NULL, &err);
-  if (!prog) return duet__cl_fail(ctx, err, "clCreateProgramWithSource");
-  err = duet__cl.clBuildProgram(prog, 1, &dev, options, NULL, NULL);
-  char *log = err != CL_SUCCESS || duet__cl_werror() ? duet__cl_build_log(ctx, prog) : NULL;
-  const char *why = err != CL_SUCCESS         ? "it did not compile"
-                    : duet__cl_log_warns(log) ? "its log has a warning, and DUET_OPENCL_WERROR=1"
-                                              : NULL;
-  int status = DUET_OK;
-  if (why) {
-    status = duet__fail(ctx, DUET_EBUILD,
-                        "duet_program_create: opencl: %s (clBuildProgram: %d); options: %s; "
-                        "log:\n%s",
-                        why, (int)err, options, log && *log ? log : "(no log)");
-    duet__cl.clReleaseProgram(prog);
-  } else {
-    *out = prog;
-  }
-  free(log);
-  return status;
+  return duet__cl_program(ctx, text, options, "duet_program_create: program", out);
 }
 
 int duet__cl_program_build(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,

@@ -17,6 +17,12 @@ inline int duet_test_warns(int x) {
 }
 #endif
 
+/* The backend builds each kernel as its own program, with -DDUET_KERNEL_ONLY -DDUET_WANT_<name>:
+ * every kernel of a file sits inside
+ *   #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_<name>)
+ * so that a cold call compiles only the kernel it runs (NVIDIA's compiler takes seconds per
+ * fast kernel), and the file without those options is every kernel, as before. */
+
 #define BLOCK(x, y) __attribute__((reqd_work_group_size((x), (y), 1)))
 
 /* 64-bit indices throughout: rows * ld passes 2^31 for large matrices. */

@@ -47,16 +47,19 @@ inline void gemm_per_element(const bool x_walks_rows, int ta, int tb, idx_t m, i
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_naive)
 __kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_naive(duet__gemm_scalars s,
                                                                    __global const float *restrict a,
                                                                    __global const float *restrict b,
                                                                    __global float *restrict c) {
   gemm_per_element(true, GEMM_SCALARS_AROUND(s, a, b, c));
 }
+#endif
 
 /* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
  * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
  * operand is still re-read from global memory (L1/L2) k times. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_coalesced)
 __kernel BLOCK(GEMM_SIMPLE_X,
                GEMM_SIMPLE_Y) void duet_sgemm_coalesced(duet__gemm_scalars s,
                                                         __global const float *restrict a,
@@ -64,6 +67,7 @@ __kernel BLOCK(GEMM_SIMPLE_X,
                                                         __global float *restrict c) {
   gemm_per_element(false, GEMM_SCALARS_AROUND(s, a, b, c));
 }
+#endif
 
 /* tiled: a GEMM_TILE x GEMM_TILE work-group computes the same-sized tile of C, one element per
  * work-item, stepping through k one pair of tiles at a time. Each element of A and B fetched
@@ -94,6 +98,7 @@ inline void sgemm_tiled_body(int ta, int tb, idx_t m, idx_t n, idx_t k, float al
     if (i < m && j < n) store_c(c, i * ldc + j, alpha, acc, beta);
   }
 }
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_tiled)
 __kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(duet__gemm_scalars s,
                                                            __global const float *restrict a,
                                                            __global const float *restrict b,
@@ -101,3 +106,4 @@ __kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(duet__gemm_scalars s,
                                                            __local float *smem) {
   sgemm_tiled_body(GEMM_SCALARS_AROUND(s, a, b, c), smem);
 }
+#endif

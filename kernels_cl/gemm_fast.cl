@@ -149,11 +149,13 @@ inline void sgemm_register_body(int ta, int tb, idx_t m, idx_t n, idx_t k, float
   }
 }
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_register)
 __kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgemm_register(
     duet__gemm_scalars s, __global const float *restrict a, __global const float *restrict b,
     __global float *restrict c, __local float *smem) {
   sgemm_register_body(GEMM_SCALARS_AROUND(s, a, b, c), smem);
 }
+#endif
 
 /* ------------------------------------------------------------------------------------------ */
 /* fast                                                                                        */
@@ -662,6 +664,7 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
  *   the slices into C with alpha and beta.
  * The transposes decide which loader runs (memory along k or along m/n): one copy of the body per
  * combination, so the inner loops carry no branch on them. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast)
 __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fast(
     int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
     idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
@@ -675,6 +678,7 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
   FAST_BY_TRANSPOSES(TILES);
 #undef TILES
 }
+#endif
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units`
  * work-groups share the last tiles' k iterations (fast_stream_k; `work` their partial products,
@@ -693,10 +697,18 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
                   m_read, n_read, smem, (uint)(units_epoch & 0xffffffff),                          \
                   (int)(units_epoch >> 32), work, flags, &ticket);                                \
   }
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_sk_nn)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nn, true, false)
+#endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_sk_nt)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nt, true, true)
+#endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_sk_tn)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_tn, false, false)
+#endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_sk_tt)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
+#endif
 #undef FAST_SK_KERNEL
 
 /* Split-K reduction: C = alpha * (sum over z of work[z * m * n + i * n + j]) + beta * C, C
@@ -708,6 +720,7 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 #ifndef TRANSPOSE_ROWS
 #define TRANSPOSE_ROWS 8
 #endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_splitk_reduce)
 __kernel BLOCK(TRANSPOSE_TILE,
                TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
                                                              __global const float *restrict work,
@@ -724,3 +737,4 @@ __kernel BLOCK(TRANSPOSE_TILE,
       store_c(c, i * ldc + j, alpha, s, beta);
     }
 }
+#endif

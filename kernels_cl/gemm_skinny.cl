@@ -80,6 +80,7 @@ inline void skinny_mac(__global const float *restrict u, idx_t us, idx_t up, idx
     }
 }
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny)
 __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void duet_sgemm_skinny(
     int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
     idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
@@ -130,6 +131,7 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
     store_c(c, s * cs + lo * cl, alpha, sum, beta);
   }
 }
+#endif
 
 /* skinny-dot: the strips whose long operand is read across k, which skinny cannot take: S <=
  * GEMM_SKINNY_S columns with A not transposed (C(l, s) = row l of A . column s of op(B)), or else
@@ -144,6 +146,7 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
 #define DOT_RY 8
 #define DOT_KC 512
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny_dot)
 __kernel __attribute__((reqd_work_group_size(DOT_LX, DOT_RY, 1))) void duet_sgemm_skinny_dot(
     int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
     idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
@@ -210,3 +213,4 @@ __kernel __attribute__((reqd_work_group_size(DOT_LX, DOT_RY, 1))) void duet_sgem
     store_c(c, tx * cs + l * cl, alpha, sum, beta);
   }
 }
+#endif

@@ -48,6 +48,7 @@
  * Reads are coalesced (a warp reads 32 consecutive floats of one row); writes are strided by
  * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
  * memory segment and the write side caps the bandwidth. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_naive)
 __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t rows, idx_t cols, __global const float *restrict in,
                                    idx_t ld_in, __global float *restrict out, idx_t ld_out) {
   const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
@@ -56,6 +57,7 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t r
     if (row < rows && col < cols) out[col * ld_out + row] = in[row * ld_in + col];
   }
 }
+#endif
 
 /* Shared by coalesced (pad 0) and padded (pad 1): the work-group stages a tile x tile tile in
  * local memory, reading rows of `in` and writing rows of `out`, so both global sides are
@@ -171,26 +173,32 @@ inline void transpose_wide(const int cols_per, const int tall, const int rows_pe
 }
 
 /* coalesced: TILE x TILE local tile, no padding (bank conflicts on the column read). */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_coalesced)
 __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
                                        idx_t ld_in, __global float *restrict out, idx_t ld_out,
                                        __local float *tile_mem) {
   transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, TRANSPOSE_BAND, 0, rows, cols, in, ld_in, out,
                   ld_out, tile_mem);
 }
+#endif
 
 /* padded: the same at PADDED_TILE x PADDED_ROWS with the tile padded to [TILE][TILE+1],
  * conflict-free, and float4 loads where TRANSPOSE_VEC says. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_padded)
 __kernel BLOCK(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS) void duet_transpose_padded(
     idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
     __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   transpose_tiled(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS, 1, TRANSPOSE_PADDED_BAND,
                   TRANSPOSE_VEC, rows, cols, in, ld_in, out, ld_out, tile_mem);
 }
+#endif
 
 /* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_padded_wide)
 __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_WIDE_ROWS) void duet_transpose_padded_wide(
     idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
     __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   transpose_wide(TRANSPOSE_TILE, TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, rows, cols, in, ld_in,
                  out, ld_out, tile_mem);
 }
+#endif

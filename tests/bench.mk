@@ -5,4 +5,4 @@
 TESTS += tests/test_bench.sh
 EXTRA_DIST += tests/test_bench.sh
 # The version --version must print.
-AM_TESTS_ENVIRONMENT = PACKAGE_VERSION='$(PACKAGE_VERSION)'; export PACKAGE_VERSION;
+AM_TESTS_ENVIRONMENT += PACKAGE_VERSION='$(PACKAGE_VERSION)'; export PACKAGE_VERSION;

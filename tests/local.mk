@@ -16,6 +16,9 @@ TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/time-limit.sh
+# No test writes the user's program cache (~/.cache/duet): the cache is off unless a test
+# points DUET_CACHE_DIR at a directory of its own (test_cache).
+AM_TESTS_ENVIRONMENT = DUET_CACHE_DIR=off; export DUET_CACHE_DIR;
 EXTRA_DIST += tests/time-limit.sh
 
 %canon_reldir%_libharness_a_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

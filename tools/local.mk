@@ -60,3 +60,9 @@ tools_duet_bench_LDADD += tools/libbench_raw_cl.la $(OPENCL_LIBS)
 endif
 
 tools_duet_bench_LDADD += -lm
+
+# duet-coldstart: a fresh process's context and first fast sgemm with the program cache cold,
+# warm and off (docs/results/cache.md). Built, not installed.
+noinst_PROGRAMS += tools/duet-coldstart
+tools_duet_coldstart_SOURCES = tools/coldstart.c
+tools_duet_coldstart_LDADD = libduet.la -lm

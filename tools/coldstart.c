@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* duet-coldstart: what a fresh process pays before its first fast sgemm, with the program cache
+ * cold, warm and off. Each row is a new process (this program run again with --child): it opens
+ * a context, times its first fast n x n x n sgemm up to duet_finish, a second one (the steady
+ * cost, to subtract), then opens a second context on the same device while the first is open and
+ * times that context's first sgemm. The first row's cache is an empty directory, the second row
+ * runs on what the first left there, the third has the cache off. Results are checked against a
+ * CPU reference on a sample of C. Not a test: it prints times.
+ * usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N]
+ * On NVIDIA's OpenCL, run it with CUDA_CACHE_DISABLE=1 (the driver's own cache off); on PoCL
+ * with POCL_KERNEL_CACHE=0. DUET_VERBOSE=1 prints where each program came from. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "duet.h"
+
+extern char **environ;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct {
+  duet_ctx *ctx;
+  duet_buf *a, *b, *c;
+} session;
+
+/* The checked sgemm: C = A * B on n x n matrices of small integers (exact in float). */
+static float *host_a, *host_b;
+
+static int fail(const duet_ctx *ctx, const char *what, int st) {
+  fprintf(stderr, "duet-coldstart: %s: %s: %s\n", what, duet_status_name(st),
+          duet_ctx_last_error(ctx));
+  return 1;
+}
+
+static int open_session(session *s, duet_backend b, int dev, size_t n, double *ms) {
+  const size_t bytes = n * n * sizeof(float);
+  const double t0 = now();
+  int st = duet_ctx_create(&s->ctx, b, dev);
+  *ms = 1e3 * (now() - t0);
+  if (st) return fail(NULL, "duet_ctx_create", st);
+  if ((st = duet_buf_create(s->ctx, bytes, &s->a)) ||
+      (st = duet_buf_create(s->ctx, bytes, &s->b)) ||
+      (st = duet_buf_create(s->ctx, bytes, &s->c)) ||
+      (st = duet_buf_write(s->a, 0, host_a, bytes)) ||
+      (st = duet_buf_write(s->b, 0, host_b, bytes)) || (st = duet_finish(s->ctx)))
+    return fail(s->ctx, "buffers", st);
+  return 0;
+}
+
+static int sgemm(session *s, size_t n, double *ms) {
+  const double t0 = now();
+  int st = duet_sgemm(s->ctx, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_NO_TRANS, n, n, n, 1.0f, s->a, n,
+                      s->b, n, 0.0f, s->c, n);
+  if (!st) st = duet_finish(s->ctx);
+  *ms = 1e3 * (now() - t0);
+  return st ? fail(s->ctx, "duet_sgemm fast", st) : 0;
+}
+
+/* 64 elements of C against a double-precision dot product. */
+static int check(session *s, size_t n) {
+  float *row = malloc(n * sizeof *row);
+  int bad = !row;
+  for (int t = 0; t < 64 && !bad; t++) {
+    const size_t i = (size_t)t * 7919 % n, j = (size_t)t * 104729 % n;
+    if (duet_buf_read(s->c, i * n * sizeof(float), row, n * sizeof(float))) bad = 1;
+    double want = 0;
+    for (size_t p = 0; p < n; p++) want += (double)host_a[i * n + p] * host_b[p * n + j];
+    if (!bad && fabs(row[j] - want) > 1e-4 * fabs(want) + 1e-3) {
+      fprintf(stderr, "duet-coldstart: C[%zu][%zu] = %g, want %g\n", i, j, row[j], want);
+      bad = 1;
+    }
+  }
+  free(row);
+  return bad;
+}
+
+static void close_session(session *s) {
+  duet_buf_destroy(s->a);
+  duet_buf_destroy(s->b);
+  duet_buf_destroy(s->c);
+  duet_ctx_destroy(s->ctx);
+}
+
+/* One process's row: ctx, first, steady, ctx2, first2 in ms. */
+static int child(duet_backend b, int dev, size_t n) {
+  host_a = malloc(n * n * sizeof(float));
+  host_b = malloc(n * n * sizeof(float));
+  if (!host_a || !host_b) return 1;
+  for (size_t i = 0; i < n * n; i++) {
+    host_a[i] = (float)((i * 37 + 11) % 7) - 3.0f;
+    host_b[i] = (float)((i * 53 + 5) % 5) - 2.0f;
+  }
+  session s1 = {0}, s2 = {0};
+  double t[5];
+  int bad = open_session(&s1, b, dev, n, &t[0]) || sgemm(&s1, n, &t[1]) || check(&s1, n) ||
+            sgemm(&s1, n, &t[2]) || open_session(&s2, b, dev, n, &t[3]) || sgemm(&s2, n, &t[4]) ||
+            check(&s2, n);
+  if (!bad) {
+    duet_device_info info;
+    if (duet_ctx_info(s1.ctx, &info) == DUET_OK) printf("device %s\n", info.name);
+    printf("row %.1f %.1f %.1f %.1f %.1f\n", t[0], t[1], t[2], t[3], t[4]);
+  }
+  close_session(&s2);
+  close_session(&s1);
+  free(host_a);
+  free(host_b);
+  return bad;
+}
+
+/* Runs this program again with --child and DUET_CACHE_DIR=cache; prints its row. */
+static int run_row(const char *label, char **argv, const char *cache) {
+  char line[512];
+  int fds[2];
+  if (setenv("DUET_CACHE_DIR", cache, 1) || pipe(fds)) return 1;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  pid_t pid;
+  const int err = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (err) {
+    fprintf(stderr, "duet-coldstart: cannot run itself: %s\n", strerror(err));
+    close(fds[0]);
+    return 1;
+  }
+  FILE *out = fdopen(fds[0], "r");
+  double t[5];
+  int got = 0;
+  while (out && fgets(line, sizeof line, out)) {
+    if (!strncmp(line, "device ", 7) && !strcmp(label, "cold")) printf("device: %s", line + 7);
+    if (sscanf(line, "row %lf %lf %lf %lf %lf", &t[0], &t[1], &t[2], &t[3], &t[4]) == 5) got = 1;
+  }
+  if (out) fclose(out);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!got || !WIFEXITED(status) || WEXITSTATUS(status)) {
+    printf("| %-5s | failed (see stderr) |\n", label);
+    return 1;
+  }
+  printf("| %-5s | %10.1f | %12.1f | %13.1f | %13.1f | %17.1f | %18.1f |\n", label, t[0], t[1],
+         t[2], t[1] - t[2], t[3], t[4]);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  duet_backend b = DUET_BACKEND_AUTO;
+  int dev = 0, is_child = 0;
+  size_t n = 1024;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--child"))
+      is_child = 1;
+    else if (!strcmp(argv[i], "-b") && i + 1 < argc) {
+      ++i;
+      b = !strcmp(argv[i], "cuda")     ? DUET_BACKEND_CUDA
+          : !strcmp(argv[i], "opencl") ? DUET_BACKEND_OPENCL
+                                       : DUET_BACKEND_AUTO;
+    } else if (!strcmp(argv[i], "-d") && i + 1 < argc)
+      dev = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+      n = (size_t)strtoul(argv[++i], NULL, 10);
+    else {
+      fprintf(stderr, "usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N]\n");
+      return 2;
+    }
+  }
+  if (is_child) return child(b, dev, n ? n : 1);
+  /* The child's argv: ours plus --child. */
+  char **cargv = calloc((size_t)argc + 2, sizeof *cargv);
+  char dir[] = "/tmp/duet-coldstart-XXXXXX";
+  if (!cargv || !mkdtemp(dir)) {
+    fprintf(stderr, "duet-coldstart: cannot make a cache directory: %s\n", strerror(errno));
+    return 1;
+  }
+  for (int i = 0; i < argc; i++) cargv[i] = argv[i];
+  cargv[argc] = "--child";
+  printf(
+      "duet-coldstart: fast sgemm %zu x %zu x %zu, backend %s, device %d; times in ms, each "
+      "row a fresh process\n",
+      n, n, n, duet_backend_name(b), dev);
+  printf(
+      "| cache | ctx create | first sgemm | steady sgemm | first - steady | 2nd ctx create "
+      "| 2nd ctx 1st sgemm |\n|---|---|---|---|---|---|---|\n");
+  int bad = run_row("cold", cargv, dir);
+  bad |= run_row("warm", cargv, dir);
+  bad |= run_row("off", cargv, "off");
+  char cmd[PATH_MAX + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) bad = 1;
+  free(cargv);
+  return bad;
+}
