@@ -45,3 +45,13 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_program_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_regress_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_regress_LDADD = $(%canon_reldir%_harness_ldadd)
+
+# The examples of kernels of your own (examples/*.c, each one source run on every device and
+# checked against the CPU) run as tests too: on PoCL in CI. They exit 0, 1 or 77 and print one
+# line per device, not the harness's lines.
+DUET_KERNEL_EXAMPLES = examples/vector_add examples/stencil examples/matmul examples/reduce
+check_PROGRAMS += $(DUET_KERNEL_EXAMPLES)
+examples_vector_add_LDADD = $(top_builddir)/libduet.la
+examples_stencil_LDADD = $(top_builddir)/libduet.la
+examples_matmul_LDADD = $(top_builddir)/libduet.la -lm
+examples_reduce_LDADD = $(top_builddir)/libduet.la -lm
