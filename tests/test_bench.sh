@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # duet-bench's command line and output formats (table, CSV, JSON, plot files) on tiny sizes, the
-# launch command's rows and numbers, the overlap and kernels commands, and that a wrong kernel result is reported as "verified: no",
+# launch command's rows and numbers, the overlap and kernels commands, the kernel command (a
+# kernel of the user's own), and that a wrong kernel result is reported as "verified: no",
 # untimed, with exit status 1. The wrong result comes from a test-only hook
 # (DUET_BENCH_TEST_WRONG_SIZE=1 makes duet-bench call the duet kernels one column, or for gemm one
 # k, short), never from a broken kernel.
@@ -345,8 +346,52 @@ expect "--version exits 0 and prints the package version" \
 run help --help
 expect "--help exits 0 with usage" sh -c "[ $rc -eq 0 ] && grep -q '^Usage: duet-bench' '$tmp/help.out'"
 expect "--help documents launch" grep -q '^  launch  ' "$tmp/help.out"
+expect "--help documents kernel" grep -q '^  kernel FILE NAME  ' "$tmp/help.out"
 expect "--help documents overlap and kernels" sh -c \
   "grep -q '^  overlap  ' '$tmp/help.out' && grep -q '^  kernels  ' '$tmp/help.out'"
+
+# ---- kernel: a kernel of your own, timed as the routines are -------------------------------------
+cat >"$tmp/scale.cl" <<'EOF'
+DUET_KERNEL void scale(DUET_GLOBAL float *x, float a, int n) {
+  const size_t i = DUET_GLOBAL_IDX(0);
+  if (i < (size_t)n) x[i] = a * x[i] + OFFSET;
+}
+EOF
+kernel_args="--grid 4 --block 64 --arg buf:1024 --arg f32:2 --arg i32:256 --options -DOFFSET=1"
+# shellcheck disable=SC2086
+run kernel kernel "$tmp/scale.cl" scale $sel $kernel_args --bytes 2048 --reps 3 --warmup 1 --csv
+[ "$rc" -eq 0 ] || show kernel
+count_is "kernel --csv exits 0" 0 "$rc"
+expect "kernel CSV header" test "$(head -n 1 "$tmp/kernel.out")" = \
+  "backend,device,device_name,file,kernel,grid,block,shared_bytes,median_ms,min_ms,max_ms,reps,warmup,batch,rate,rate_unit,verified,note"
+count_is "kernel has one timed row, not claimed verified" 1 \
+  "$(grep -c "^$backend,0,.*,scale,4x1x1,64x1x1,0,[0-9][^,]*,[0-9][^,]*,[0-9][^,]*,3,2,1,[0-9][^,]*,GB/s,skipped," "$tmp/kernel.out")"
+# shellcheck disable=SC2086
+run kernel_json kernel "$tmp/scale.cl" scale $sel $kernel_args --reps 2 --warmup 0 --json
+expect "kernel --json names the command and the kernel, rate null without --bytes" sh -c \
+  "[ $rc -eq 0 ] && grep -q '\"command\": \"kernel\"' '$tmp/kernel_json.out' &&
+   grep -q '\"kernel\": \"scale\".*\"rate\": null' '$tmp/kernel_json.out'"
+# shellcheck disable=SC2086
+run kernel_table kernel "$tmp/scale.cl" scale $sel $kernel_args --reps 2 --batch 2
+expect "kernel table row says skipped, with the reason" sh -c \
+  "[ $rc -eq 0 ] && grep -Eq '^$backend:0 +scale +[0-9].*skipped: a kernel of your own' '$tmp/kernel_table.out'"
+# A launch duet refuses, and a source that does not build: the row says error, exit 1.
+# shellcheck disable=SC2086
+run kernel_args kernel "$tmp/scale.cl" scale $sel --grid 4 --block 64 --arg buf:1024 --options -DOFFSET=1 --reps 2
+expect "kernel with too few --arg: exit 1, the row quotes duet_launch" sh -c \
+  "[ $rc -eq 1 ] && grep -q 'error: duet_launch: scale takes 3 arguments, 1 given' '$tmp/kernel_args.out'"
+# shellcheck disable=SC2086
+run kernel_build kernel "$tmp/scale.cl" scale $sel $kernel_args --options -DNO_OFFSET --reps 2 --csv
+expect "kernel that does not build: exit 1, the row says error" sh -c \
+  "[ $rc -eq 1 ] && grep -q ',scale,.*,error,.*duet_program_create' '$tmp/kernel_build.out'"
+bad_usage kernel "$tmp/scale.cl"
+bad_usage kernel "$tmp/scale.cl" scale --block 64
+bad_usage kernel "$tmp/scale.cl" scale --grid 4
+bad_usage kernel "$tmp/scale.cl" scale --grid 0 --block 64
+bad_usage kernel "$tmp/scale.cl" scale --grid 4 --block 64 --arg int:3
+bad_usage kernel "$tmp/no-such-file.cl" scale --grid 4 --block 64
+bad_usage kernel "$tmp/scale.cl" scale --grid 4 --block 64 --variant naive
+bad_usage transpose --grid 4
 
 # ---- a wrong result: verified no, not timed, exit 1 -----------------------------------------------
 wrong() {

@@ -51,10 +51,30 @@ enum { BENCH_DEVICE_DEFAULT = -1, BENCH_DEVICE_ALL = -2 };
 /* Backend selection: a duet_backend, or every backend that has a device. */
 enum { BENCH_BACKEND_ALL = -1 };
 
+/* The kernel command: a kernel of the user's own and its launch (bench_kernel.c). */
+#define BENCH_KERNEL_MAX_ARGS 32
+typedef struct {
+  int kind; /* 0 a buffer of i bytes of random floats, 1 i32, 2 i64, 3 f32 */
+  long long i;
+  double f;
+} bench_kernel_arg;
+typedef struct {
+  const char *file, *name, *options;
+  char *source; /* the file's text */
+  size_t grid[3];
+  unsigned block[3];
+  size_t shared;
+  double bytes; /* --bytes: moved per launch, for GB/s; 0 without */
+  bench_kernel_arg args[BENCH_KERNEL_MAX_ARGS];
+  int nargs;
+} bench_kernel_opts;
+
 typedef struct {
   unsigned routines; /* bit (1u << bench_routine) per routine */
   int list;
   int launch;      /* the launch command (bench_launch.c) */
+  int user_kernel; /* the kernel command (bench_kernel.c) */
+  bench_kernel_opts kern;
   int overlap;     /* the overlap command (bench_overlap.c) */
   int kernels;     /* the kernels command (bench_kernels.c) */
   int default_run; /* no subcommand: the best device only */
@@ -279,6 +299,22 @@ void bench_launch_output_device(const bench_opts *o, const bench_launch_result *
 void bench_launch_output_end(const bench_opts *o, bench_dev *devs, int ndev,
                              const bench_launch_result *all, int n);
 int bench_cpu_sensible(const bench_host *h);
+
+/* ---- bench_kernel.c ------------------------------------------------------------------------ */
+/* The kernel command's options (codes below), its checks and source (2: bad usage), its run. */
+enum {
+  BENCH_OPT_GRID = 512,
+  BENCH_OPT_BLOCK,
+  BENCH_OPT_SHARED,
+  BENCH_OPT_BYTES,
+  BENCH_OPT_ARG,
+  BENCH_OPT_OPTIONS
+};
+int bench_kernel_option(int c, const char *arg, bench_opts *o);
+int bench_kernel_check(bench_opts *o, const char *file, const char *name);
+/* Whether any of the kernel command's options was given. */
+int bench_kernel_given(const bench_opts *o);
+int bench_kernel(const bench_opts *o, bench_dev *devs, int ndev);
 
 /* ---- bench_verify.c ------------------------------------------------------------------------ */
 int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed, int verify);

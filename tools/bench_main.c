@@ -265,12 +265,15 @@ int main(int argc, char **argv) {
   int ndev = 0;
   if (open_devices(&o, devs, &ndev)) {
     for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
+    free(o.kern.source);
     return 1;
   }
-  if (o.launch || o.overlap || o.kernels) {
-    st = o.launch    ? bench_launch(&o, devs, ndev)
-         : o.overlap ? bench_overlap(&o, devs, ndev)
-                     : bench_kernels(&o, devs, ndev);
+  if (o.launch || o.overlap || o.kernels || o.user_kernel) {
+    st = o.launch        ? bench_launch(&o, devs, ndev)
+         : o.overlap     ? bench_overlap(&o, devs, ndev)
+         : o.user_kernel ? bench_kernel(&o, devs, ndev)
+                         : bench_kernels(&o, devs, ndev);
+    free(o.kern.source);
     for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
     return st;
   }

@@ -39,6 +39,11 @@ static void usage(FILE *f) {
           "                    host clock around the enqueues alone and up to the end of the\n"
           "                    duet_finish after them, and device time from duet events\n"
           "                    (--variant, --cpu, --total and --plot do not apply)\n"
+          "  kernel FILE NAME  a kernel of your own: kernel NAME of the source FILE, written in\n"
+          "                    duet_kernel.h's dialect, built by duet_program_create and run\n"
+          "                    by duet_launch with --grid, --block, --shared and the --arg\n"
+          "                    values, timed as the routines are (not verified: duet-bench has\n"
+          "                    no reference for it)\n"
           "  overlap           copy in, transpose and copy out of %d chunks of an N x N matrix\n"
           "                    (-n; default 4096, 1024 on CPUs): from pageable memory on one\n"
           "                    queue, pinned memory on one queue, and pinned memory on %d\n"
@@ -63,6 +68,14 @@ static void usage(FILE *f) {
           "                    clblast; copy: copy.\n"
           "                    The reference (cublas or buf_copy) always runs.\n"
           "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
+          "The kernel command:\n"
+          "      --grid X[,Y[,Z]]   blocks along x, y, z (missing ones are 1)\n"
+          "      --block X[,Y[,Z]]  threads per block\n"
+          "      --shared BYTES     dynamic shared memory per block (default 0)\n"
+          "      --arg SPEC    the next argument, in order: buf:BYTES (a buffer of random floats),\n"
+          "                    i32:V, i64:V or f32:V\n"
+          "      --options S   compiler options: -DNAME[=VALUE] and -IDIR only\n"
+          "      --bytes N     bytes one launch moves: the rate column's GB/s\n"
           "Timing:\n"
           "  -r, --reps N      timed runs; the median is reported (default: up to %d, fewer\n"
           "                    when a row would exceed %.1f s, at least %d). launch: calls\n"
@@ -220,6 +233,12 @@ static const struct option long_opts[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"grid", required_argument, NULL, BENCH_OPT_GRID},
+    {"block", required_argument, NULL, BENCH_OPT_BLOCK},
+    {"shared", required_argument, NULL, BENCH_OPT_SHARED},
+    {"bytes", required_argument, NULL, BENCH_OPT_BYTES},
+    {"arg", required_argument, NULL, BENCH_OPT_ARG},
+    {"options", required_argument, NULL, BENCH_OPT_OPTIONS},
     {NULL, 0, NULL, 0},
 };
 
@@ -286,6 +305,7 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
       o->seed = v;
       return 0;
   }
+  if (c >= BENCH_OPT_GRID && c <= BENCH_OPT_OPTIONS) return bench_kernel_option(c, arg, o);
   return bad("unhandled option '%s'", arg ? arg : "");
 }
 
@@ -296,6 +316,10 @@ static int parse_command(const char *cmd, bench_opts *o) {
   }
   if (strcmp(cmd, "launch") == 0) {
     o->launch = 1;
+    return 0;
+  }
+  if (strcmp(cmd, "kernel") == 0) {
+    o->user_kernel = 1;
     return 0;
   }
   if (strcmp(cmd, "overlap") == 0 || strcmp(cmd, "kernels") == 0) {
@@ -312,8 +336,8 @@ static int parse_command(const char *cmd, bench_opts *o) {
       return 0;
     }
   return bad(
-      "unknown command '%s': give list, gemm, transpose, copy, all, launch, overlap or "
-      "kernels",
+      "unknown command '%s': give list, gemm, transpose, copy, all, launch, overlap, "
+      "kernels or kernel",
       cmd);
 }
 
@@ -347,7 +371,11 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     if (c == 'b') backend_given = 1;
     if ((st = parse_option(c, optarg, o, dims))) return st;
   }
-  if (optind < argc - 1) return bad("unexpected argument '%s'", argv[optind + 1]);
+  /* kernel takes FILE and NAME after it; no other command takes an argument. */
+  const int operands = optind < argc && strcmp(argv[optind], "kernel") == 0 ? 2 : 0;
+  if (operands && argc - optind != 3) return bad("%s", "kernel needs a FILE and a kernel NAME");
+  if (optind < argc - 1 - operands)
+    return bad("unexpected argument '%s'", argv[optind + 1 + operands]);
   if (optind < argc) {
     if ((st = parse_command(argv[optind], o))) return st;
   } else {
@@ -363,6 +391,10 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     o->sizes[0] = (bench_size){dims[0], dims[1], dims[2]};
     o->nsizes = 1;
   }
+  if (o->user_kernel) return bench_kernel_check(o, argv[optind + 1], argv[optind + 2]);
+  if (bench_kernel_given(o))
+    return bad("%s", "--grid, --block, --shared, --arg, --options and --bytes are the kernel "
+                     "command's");
   if (o->overlap) return check_own(o, "overlap");
   if (o->kernels) return check_own(o, "kernels");
   return o->launch ? check_launch(o) : check_variants(o);

@@ -8,6 +8,7 @@ tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/b
 	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
 	tools/bench_output.c tools/bench_plot.c tools/bench_util.c tools/bench_launch.c \
 	tools/bench_launch_raw.c tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c \
+	tools/bench_kernel.c \
 	tools/bench_overlap.c tools/bench_kernels.c \
 	backends/dl_table.c backends/dl_table.h
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
