@@ -21,6 +21,8 @@ export OCL_ICD_VENDORS=/tmp/icd
 clb=$repo/.carry/clblast/usr
 sed -i "s#^prefix=.*#prefix=$clb#" "$clb/lib/x86_64-linux-gnu/pkgconfig/clblast.pc"
 export PKG_CONFIG_PATH=$clb/lib/x86_64-linux-gnu/pkgconfig LD_LIBRARY_PATH=$clb/lib/x86_64-linux-gnu
+# NVRTC, which duet_program_create opens on CUDA, where the loader's cache may not list it.
+[ -d /usr/local/cuda/lib64 ] && LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64
 
 { date -u; nvidia-smi; nvcc --version; clinfo -l; } >"$logs/machine.txt" 2>&1
 cat "$logs/machine.txt" | head -30
@@ -98,6 +100,12 @@ if has bench; then
     $B overlap --backend all -n $n --reps 7 2>&1 | tee "$logs/bench-overlap-$n.txt"
   done
   $B kernels --backend all 2>&1 | tee "$logs/bench-kernels.txt"
+  # A kernel of your own (duet_kernel.h), through NVRTC and NVIDIA's OpenCL: 2^26 floats scaled
+  # in place, 512 MiB moved per launch.
+  printf '%s\n' 'DUET_KERNEL void scale(DUET_GLOBAL float *x, float a, int n) {' \
+    '  const size_t i = DUET_GLOBAL_IDX(0);' '  if (i < (size_t)n) x[i] = a * x[i];' '}' >/tmp/scale.cl
+  $B kernel /tmp/scale.cl scale --backend all --grid 262144 --block 256 --arg buf:268435456 \
+    --arg f32:2 --arg i32:67108864 --bytes 536870912 2>&1 | tee "$logs/bench-kernel-scale.txt"
 fi
 
 # Tuning without rebuilding: the device's own set first, then each DUET_TUNE spec of TUNE_SETS
