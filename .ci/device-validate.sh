@@ -46,7 +46,7 @@ cd /tmp/duet
 # compute-sanitizer crashes under synccheck on the tests' OpenMP threads: one thread for it.
 if has sanitize; then # in the background, all at once: small tier, CUDA only, beside make check
   for tool in memcheck racecheck synccheck; do
-    for t in ${SANITIZE_TESTS:-test_manifest test_transpose test_gemm test_queues test_program}; do
+    for t in ${SANITIZE_TESTS:-test_manifest test_transpose test_gemm test_queues test_program test_course}; do
       [ $t = test_gemm ] && [ $tool != memcheck ] && continue # the others cover its kernels
       (OMP_NUM_THREADS=1 DUET_BACKEND=cuda DUET_TEST_LARGE=0 timeout ${SANITIZE_TIMEOUT:-400} \
         compute-sanitizer --tool $tool --error-exitcode 9 tests/$t >"$logs/sanitizer-$tool-$t.log" 2>&1

@@ -258,6 +258,11 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
    * core's 2^32-block bound is what counts. */
   for (int d = 0; d < 3; d++) c->max_grid[d] = c->nvidia ? (d ? 65535u : 0x7fffffffu) : 0xffffffffu;
   c->runtime_compile = 1;
+  /* Sub-group functions for the reduction's last steps (kernels_cl/reduce.cl). */
+  char ext[8192] = "";
+  if (duet__cl.clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL) != CL_SUCCESS)
+    ext[0] = '\0';
+  c->subgroups = strstr(ext, "cl_khr_subgroups") ? 1 : strstr(ext, "cl_intel_subgroups") ? 2 : 0;
   return CL_SUCCESS;
 }
 
@@ -344,7 +349,10 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program 
                       duet__groups[g].name);
   char *tunables = duet__group_options(ctx, g);
   if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
-  const char *extra[] = {ctx->caps.nvidia ? " -DDUET_NVIDIA" : "",
+  const char *extra[] = {ctx->caps.nvidia                ? " -DDUET_NVIDIA"
+                         : ctx->caps.subgroups == 1     ? " -DDUET_SUBGROUPS=1"
+                         : ctx->caps.subgroups == 2     ? " -DDUET_SUBGROUPS=2"
+                                                        : "",
                          listed("DUET_TEST_BREAK_GROUPS", g) ? " -DDUET_TEST_BREAK" : "",
                          listed("DUET_TEST_WARN_GROUPS", g) ? " -DDUET_TEST_WARN" : ""};
   size_t len = strlen(tunables) + strlen(d->name) + 64;

@@ -9,13 +9,20 @@ int duet__check_ctx(const duet_ctx *ctx, const char *func) {
   return DUET_OK;
 }
 
-int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
-                       size_t rows, size_t cols, size_t ld) {
+/* A buffer that ctx may use: not NULL, and of ctx's family. */
+static int check_buf(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf) {
   if (!buf) return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s is NULL", func, what);
   if (!duet__same_family(buf->ctx, ctx))
     return duet__fail(ctx, DUET_EINVAL,
                       "%s: buffer %s belongs to another context (not of this one's family)", func,
                       what);
+  return DUET_OK;
+}
+
+int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
+                       size_t rows, size_t cols, size_t ld) {
+  int status = check_buf(ctx, func, what, buf);
+  if (status) return status;
   if (ld < cols)
     return duet__fail(ctx, DUET_EINVAL, "%s: ld of %s is %zu, less than its %zu columns", func,
                       what, ld, cols);
@@ -32,5 +39,15 @@ int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, 
     return duet__fail(ctx, DUET_EINVAL,
                       "%s: buffer %s holds %zu bytes, but a %zu x %zu matrix with ld %zu needs %zu",
                       func, what, buf->bytes, rows, cols, ld, bytes);
+  return DUET_OK;
+}
+
+int duet__check_vector(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
+                       size_t n) {
+  int status = check_buf(ctx, func, what, buf);
+  if (status) return status;
+  if (n > buf->bytes / sizeof(float))
+    return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s holds %zu bytes, but %zu floats need more",
+                      func, what, buf->bytes, n);
   return DUET_OK;
 }

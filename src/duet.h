@@ -672,6 +672,108 @@ DUET_EXTERN const char *duet_gemm_variant_name(duet_gemm_variant v);
  */
 DUET_EXTERN int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v);
 
+/* ---- vector add, reduction, 1D stencil ------------------------------------------------------ */
+/**
+ * c = a + b over n floats, element by element; enqueued. n == 0 is a valid no-op.
+ * @param ctx the context.
+ * @param n how many floats.
+ * @param a the first input, at least n floats.
+ * @param b the second input, at least n floats; may be a.
+ * @param c the output, at least n floats; may be a or b (each element is read before it is
+ *        written).
+ * @return #DUET_OK or a negative #duet_status, as for duet_transpose().
+ */
+DUET_EXTERN int duet_vector_add(duet_ctx *ctx, size_t n, const duet_buf *a, const duet_buf *b,
+                                duet_buf *c);
+
+/** The reduction kernels; more variants may be appended, and AUTO picks the best that exists. */
+typedef enum {
+  DUET_REDUCE_AUTO = 0,   /**< the best reproducible variant for the device: never atomic */
+  DUET_REDUCE_NAIVE,      /**< interleaved addressing with the divergent `tid % (2s)` test */
+  DUET_REDUCE_SEQUENTIAL, /**< sequential addressing (no bank conflicts), an add during the load */
+  /** many elements per thread with vector loads, then warp shuffles for the last steps (OpenCL:
+   * sub-group functions where the device has them, NVIDIA's shuffle, else local memory) */
+  DUET_REDUCE_SHUFFLE,
+  /** shuffle's first pass, then one float atomic add per block: not bit-reproducible */
+  DUET_REDUCE_ATOMIC
+} duet_reduce_variant;
+
+/**
+ * Writes the float sum of in[0..n) to out[0]; enqueued. n == 0 writes 0.
+ *
+ * Naive, sequential and shuffle combine their blocks' sums in further passes over a fixed tree
+ * that depends only on n, the variant and the context's tuning set (no atomics), so a result is
+ * the same bits on every run on the same device. Atomic adds its blocks' sums in the order they
+ * finish: its last bits may differ from run to run. NaN and infinities propagate as in any sum.
+ * The blocks' partial sums live in the context's scratch memory, grown on first use and kept.
+ * @param ctx the context.
+ * @param v the variant.
+ * @param n how many floats.
+ * @param in the input, at least n floats.
+ * @param out the output, at least one float, distinct from in.
+ * @return #DUET_OK or a negative #duet_status, as for duet_transpose() (#DUET_ENOMEM: no device
+ *         memory for the partial sums).
+ */
+DUET_EXTERN int duet_reduce_sum(duet_ctx *ctx, duet_reduce_variant v, size_t n, const duet_buf *in,
+                                duet_buf *out);
+/**
+ * A reduction variant's name.
+ * @param v the variant.
+ * @return the name: "auto", "naive", "sequential", "shuffle", "atomic"; NULL for an unknown value.
+ */
+DUET_EXTERN const char *duet_reduce_variant_name(duet_reduce_variant v);
+/**
+ * The reduction variant of a name.
+ * @param name as duet_reduce_variant_name() gives.
+ * @param[out] v the variant; not written on failure.
+ * @return #DUET_OK; #DUET_EINVAL for an unknown or NULL name or a NULL v.
+ */
+DUET_EXTERN int duet_reduce_variant_parse(const char *name, duet_reduce_variant *v);
+
+/** The largest radius duet_stencil_1d() takes. */
+#define DUET_STENCIL_MAX_RADIUS 16
+
+/** The 1D stencil kernels; more variants may be appended, and AUTO picks the best that exists. */
+typedef enum {
+  DUET_STENCIL_AUTO = 0, /**< the variant the device's tuning set names (STENCIL_AUTO) */
+  DUET_STENCIL_NAIVE,    /**< one output per thread, 2r + 1 reads of global memory */
+  DUET_STENCIL_SHARED,   /**< the block's inputs and their halo staged in shared memory */
+  /** several outputs per thread from a window of inputs held in registers, loaded as float4s:
+   * on GPUs whose first-level cache already catches the halo's reuse (the H100), the staging
+   * in shared memory costs more than it saves */
+  DUET_STENCIL_REGISTER
+} duet_stencil_variant;
+
+/**
+ * out[i] = sum over j = -r..r of weights[j + r] * in[i + j], for i in [0, n), with in[] read as
+ * 0 outside [0, n); enqueued. n == 0 is a valid no-op. Every variant adds the terms in the order
+ * j = -r..r with fused multiply-adds, so all give the same bits.
+ * @param ctx the context.
+ * @param v the variant.
+ * @param n how many floats.
+ * @param radius r, at most #DUET_STENCIL_MAX_RADIUS.
+ * @param weights host memory, 2r + 1 floats; copied by the call (into the context's scratch
+ *        memory, again only when they differ from the last call's), so it may be reused at once.
+ * @param in the input, at least n floats.
+ * @param out the output, at least n floats; in == out is #DUET_EINVAL.
+ * @return #DUET_OK or a negative #duet_status, as for duet_transpose().
+ */
+DUET_EXTERN int duet_stencil_1d(duet_ctx *ctx, duet_stencil_variant v, size_t n, unsigned radius,
+                                const float *weights, const duet_buf *in, duet_buf *out);
+/**
+ * A stencil variant's name.
+ * @param v the variant.
+ * @return the name: "auto", "naive", "shared", "register"; NULL for an unknown value.
+ */
+DUET_EXTERN const char *duet_stencil_variant_name(duet_stencil_variant v);
+/**
+ * The stencil variant of a name.
+ * @param name as duet_stencil_variant_name() gives.
+ * @param[out] v the variant; not written on failure.
+ * @return #DUET_OK; #DUET_EINVAL for an unknown or NULL name or a NULL v.
+ */
+DUET_EXTERN int duet_stencil_variant_parse(const char *name, duet_stencil_variant *v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,6 +40,7 @@ typedef struct {
   size_t shared_bytes; /* the most one block may have */
   size_t max_grid[3];  /* blocks per grid dimension */
   int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
+  int subgroups; /* OpenCL sub-group functions: 1 cl_khr_subgroups, 2 cl_intel_subgroups, 0 none */
 } duet__caps;
 
 /* A kernel of a user program (duet_launch), as the backend found it. */
@@ -130,6 +131,9 @@ typedef enum {
   DUET__ARENA_PACK_A, /* an operand copied to a leading dimension that allows vector loads */
   DUET__ARENA_PACK_B,
   DUET__ARENA_FLAGS, /* stream-K's tickets: zero when allocated, tagged with an epoch (gemm.c) */
+  DUET__ARENA_REDUCE_A, /* a reduction's partial sums, passes 1, 3, 5, ... */
+  DUET__ARENA_REDUCE_B, /* ... and passes 2, 4, ... */
+  DUET__ARENA_STENCIL_W, /* the stencil's weights (ctx->stencil_w says which) */
   DUET__ARENA_COUNT
 } duet__arena_region;
 
@@ -156,6 +160,10 @@ struct duet_ctx {
    * same root may be used on each other. */
   duet_ctx *root;
   pthread_mutex_t load_lock; /* the root's serialises the family's kernel loads */
+  /* What DUET__ARENA_STENCIL_W holds: 2 * radius + 1 weights, written into that allocation. */
+  float stencil_w[2 * DUET_STENCIL_MAX_RADIUS + 1];
+  unsigned stencil_wn;
+  void *stencil_w_at;
   char last_error[DUET__ERRLEN];
 };
 
@@ -258,9 +266,19 @@ char *duet__group_options(const duet_ctx *ctx, duet__group g);
 
 /* Blocks (or tiles) of b that cover a. */
 static inline size_t duet__ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+/* A grid-stride kernel's blocks: enough for `work` at `per_block` each, at least 1, at most
+ * `per_cu` per compute unit of ctx's device. */
+static inline size_t duet__grid_blocks(const duet_ctx *ctx, size_t work, size_t per_block,
+                                       int per_cu) {
+  const size_t want = duet__ceil_div(work, per_block), cap = (size_t)ctx->caps.compute_units * per_cu;
+  return want < 1 ? 1 : want < cap ? want : cap > 0 ? cap : 1;
+}
 
 /* Argument checks, each returning DUET_OK or DUET_EINVAL with the last-error text set. */
 int duet__check_ctx(const duet_ctx *ctx, const char *func);
+/* A buffer of ctx that holds at least n floats. */
+int duet__check_vector(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
+                       size_t n);
 int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
                        size_t rows, size_t cols, size_t ld);
 
@@ -268,6 +286,13 @@ static inline duet__arg duet__arg_mem(const duet_buf *b) {
   duet__arg a;
   a.kind = DUET__ARG_MEM;
   a.u.mem = b->mem;
+  return a;
+}
+/* A backend memory handle that is no duet_buf: scratch from the arena. */
+static inline duet__arg duet__arg_scratch(void *mem) {
+  duet__arg a;
+  a.kind = DUET__ARG_MEM;
+  a.u.mem = mem;
   return a;
 }
 static inline duet__arg duet__arg_i64(size_t v) {

@@ -57,6 +57,16 @@
  *                         with a skinny kernel: skinny where the other operand is read along the
  *                         strip (rows with B not transposed, columns with A transposed), else
  *                         skinny-dot, a dot product per output; 0: never
+ * VADD_BLOCK, _PER_CU     vector add: threads per block, and blocks per compute unit of its
+ *                         grid-stride grid (float4 per step)
+ * REDUCE_BLOCK            reduction: threads per block of every variant (a power of two >= 64)
+ * REDUCE_PER_CU           shuffle and atomic: blocks per compute unit of the first pass's grid
+ * REDUCE_UNROLL           shuffle and atomic: float4 loads in flight per thread and step
+ * STENCIL_BLOCK           stencil: threads per block of every variant (>= 64)
+ * STENCIL_VEC             stencil register: consecutive outputs per thread (a multiple of 4)
+ * STENCIL_PER_CU          stencil register: blocks per compute unit of its grid-stride grid
+ * STENCIL_AUTO            the variant stencil AUTO takes (a duet_stencil_variant: 1 naive,
+ *                         2 shared, 3 register)
  *
  * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
  * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
@@ -116,7 +126,16 @@
   X(GEMM_FAST_STREAMK,        5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \
   X(GEMM_SKINNY_S,            4,   4,   4) \
-  X(GEMM_FAST_SKINNY,         1,   1,   1)
+  X(GEMM_FAST_SKINNY,         1,   1,   1) \
+  X(VADD_BLOCK,             256, 256, 256) \
+  X(VADD_PER_CU,              8,   8,   4) \
+  X(REDUCE_BLOCK,           256, 256, 256) \
+  X(REDUCE_PER_CU,            4,   8,   4) \
+  X(REDUCE_UNROLL,            4,   4,   2) \
+  X(STENCIL_BLOCK,          256, 256, 256) \
+  X(STENCIL_VEC,              8,   8,   8) \
+  X(STENCIL_PER_CU,           4,   4,   4) \
+  X(STENCIL_AUTO,             3,   3,   3)
 // clang-format on
 
 typedef enum {

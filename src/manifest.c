@@ -88,6 +88,18 @@ static void shape_sgemm_skinny_dot(const int *t, duet__shape *s) {
   *s = (duet__shape){8, T(GEMM_SKINNY_S), 32, 8, (size_t)T(GEMM_SKINNY_S) * 512 * F, 0};
 }
 
+/* vector add, reduction, stencil: 1D blocks over a 1D grid that the routine gives (the plan's
+ * `blocks`); the tile is what one block covers in one step. Their shared memory is static. */
+static void shape_line(unsigned block, unsigned per_thread, duet__shape *s) {
+  *s = (duet__shape){block * per_thread, 1, block, 1, 0, 0};
+}
+static void shape_vector_add(const int *t, duet__shape *s) { shape_line(T(VADD_BLOCK), 4, s); }
+static void shape_reduce(const int *t, duet__shape *s) { shape_line(T(REDUCE_BLOCK), 1, s); }
+static void shape_stencil(const int *t, duet__shape *s) { shape_line(T(STENCIL_BLOCK), 1, s); }
+static void shape_stencil_register(const int *t, duet__shape *s) {
+  shape_line(T(STENCIL_BLOCK), T(STENCIL_VEC), s);
+}
+
 /* ---- the rows -------------------------------------------------------------------------------- */
 #define MOVE_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out */
 #define GEMM_SIG "gmmm"   /* the scalars (duet__gemm_scalars), a, b, c */
@@ -111,6 +123,14 @@ static void shape_sgemm_skinny_dot(const int *t, duet__shape *s) {
 #define FAST_TUNABLES(P)                                                           \
   (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
+
+#define VADD_TUNABLES DUET__TBIT(VADD_BLOCK)
+#define REDUCE_ROW(NAME) \
+  { NAME, DUET__G_REDUCE, "lmm", DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL), shape_reduce }
+#define STENCIL_ROW(NAME, SHAPE)                                                              \
+  {                                                                                           \
+    NAME, DUET__G_STENCIL, "limmm", DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC), SHAPE \
+  }
 
 const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_COPY] = {"duet_copy", DUET__G_COPY, MOVE_SIG, TRANSPOSE_TUNABLES, shape_copy},
@@ -150,4 +170,18 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                               DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny},
     [DUET__K_SGEMM_SKINNY_DOT] = {"duet_sgemm_skinny_dot", DUET__G_GEMM_SKINNY, FAST_SIG,
                                   DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny_dot},
+    /* n, a, b, c */
+    [DUET__K_VECTOR_ADD] = {"duet_vector_add", DUET__G_VECTOR, "lmmm", VADD_TUNABLES,
+                            shape_vector_add},
+    /* n, in, out: one pass, a sum per block into out[block] (atomic: added into out[0]) */
+    [DUET__K_REDUCE_NAIVE] = REDUCE_ROW("duet_reduce_naive"),
+    [DUET__K_REDUCE_SEQUENTIAL] = REDUCE_ROW("duet_reduce_sequential"),
+    [DUET__K_REDUCE_SHUFFLE] = REDUCE_ROW("duet_reduce_shuffle"),
+    [DUET__K_REDUCE_ATOMIC] = REDUCE_ROW("duet_reduce_atomic"),
+    /* n, radius, weights, in, out */
+    [DUET__K_STENCIL_NAIVE] = STENCIL_ROW("duet_stencil_naive", shape_stencil),
+    [DUET__K_STENCIL_SHARED] = STENCIL_ROW("duet_stencil_shared", shape_stencil),
+    /* the register window for radius <= 4 and for radius <= 16 */
+    [DUET__K_STENCIL_REGISTER4] = STENCIL_ROW("duet_stencil_register4", shape_stencil_register),
+    [DUET__K_STENCIL_REGISTER16] = STENCIL_ROW("duet_stencil_register16", shape_stencil_register),
 };

@@ -23,7 +23,10 @@
   X(GEMM, "gemm", "gemm", 0, 0)                                                        \
   X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                         \
   X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_") \
-  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)
+  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                   \
+  X(VECTOR, "vector", "vector", 0, 0)                                                  \
+  X(REDUCE, "reduce", "reduce", 0, 0)                                                  \
+  X(STENCIL, "stencil", "stencil", 0, 0)
 
 typedef enum {
 #define DUET__GROUP_ENUM(id, ...) DUET__G_##id,
@@ -58,7 +61,16 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_SK_TT)       \
   X(SGEMM_SPLITK_REDUCE)    \
   X(SGEMM_SKINNY)           \
-  X(SGEMM_SKINNY_DOT)
+  X(SGEMM_SKINNY_DOT)       \
+  X(VECTOR_ADD)             \
+  X(REDUCE_NAIVE)           \
+  X(REDUCE_SEQUENTIAL)      \
+  X(REDUCE_SHUFFLE)         \
+  X(REDUCE_ATOMIC)          \
+  X(STENCIL_NAIVE)          \
+  X(STENCIL_SHARED)         \
+  X(STENCIL_REGISTER4)      \
+  X(STENCIL_REGISTER16)
 
 typedef enum {
 #define DUET__KERNEL_ENUM(id) DUET__K_##id,

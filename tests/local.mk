@@ -11,7 +11,7 @@ check_LIBRARIES = %reldir%/libharness.a
 
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
-	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress
+	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course
 TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
@@ -45,6 +45,9 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_program_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_regress_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_regress_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_course_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_course_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_course_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 
 # The examples of kernels of your own (examples/*.c, each one source run on every device and
 # checked against the CPU) run as tests too: on PoCL in CI. They exit 0, 1 or 77 and print one

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* The float sum of seed 002, from the naive tree to warp shuffles, and seed 001's atomic. Each
+ * kernel is one pass: work-group b sums its part of in[0, n) into out[b]; src/reduce.c chains
+ * passes until one value is left, so every result comes from a fixed tree that depends only on
+ * n, the variant and the tuning set. Atomic adds its work-groups' sums into out[0] in whatever
+ * order they finish: its last bits vary from run to run.
+ *   naive       one element per work-item, interleaved addressing: the divergent tid % (2s) test
+ *   sequential  sequential addressing (no bank conflicts), two elements added during the load
+ *   shuffle     a grid-stride loop of REDUCE_UNROLL float4 loads per work-item and step, then
+ *               the sub-groups' sum where the device has sub-groups (DUET_SUBGROUPS, from the
+ *               backend), NVIDIA's shfl.sync through inline PTX (DUET_NVIDIA), else a tree in
+ *               local memory; then once more across the sub-groups' (warps') sums
+ *   atomic      shuffle's first pass, then one compare-and-swap float add per group into out[0]
+ *
+ * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
+ * below are the defaults):
+ *   REDUCE_BLOCK   work-items per work-group, a power of two >= 64   (256)
+ *   REDUCE_UNROLL  shuffle, atomic: float4 loads in flight per step  (4)
+ *   REDUCE_PER_CU  shuffle, atomic: work-groups per compute unit in the first pass (the core's)
+ * Assumes a REDUCE_BLOCK x 1 work-group (and NVIDIA's warp of 32 under DUET_NVIDIA). */
+#ifndef REDUCE_BLOCK
+#define REDUCE_BLOCK 256
+#endif
+#ifndef REDUCE_UNROLL
+#define REDUCE_UNROLL 4
+#endif
+#if defined(DUET_SUBGROUPS) && DUET_SUBGROUPS == 1
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+
+__kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_naive(idx_t n, __global const float *restrict in,
+                                                       __global float *restrict out) {
+  __local float s[REDUCE_BLOCK];
+  const uint tid = get_local_id(0);
+  const idx_t i = (idx_t)get_group_id(0) * REDUCE_BLOCK + tid;
+  s[tid] = i < n ? in[i] : 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = 1; d < REDUCE_BLOCK; d *= 2) {
+    if (tid % (2 * d) == 0) s[tid] += s[tid + d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (tid == 0) out[get_group_id(0)] = s[0];
+}
+
+__kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_sequential(idx_t n,
+                                                            __global const float *restrict in,
+                                                            __global float *restrict out) {
+  __local float s[REDUCE_BLOCK];
+  const uint tid = get_local_id(0);
+  const idx_t i = (idx_t)get_group_id(0) * 2 * REDUCE_BLOCK + tid;
+  float x = i < n ? in[i] : 0.0f;
+  if (i + REDUCE_BLOCK < n) x += in[i + REDUCE_BLOCK];
+  s[tid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = REDUCE_BLOCK / 2; d > 0; d /= 2) {
+    if (tid < d) s[tid] += s[tid + d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (tid == 0) out[get_group_id(0)] = s[0];
+}
+
+/* The work-group's sum of every work-item's x, in work-item 0; `s` holds REDUCE_BLOCK floats. */
+#ifdef DUET_SUBGROUPS
+inline float group_sum(float x, __local float *s) {
+  x = sub_group_reduce_add(x);
+  if (get_sub_group_local_id() == 0) s[get_sub_group_id()] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  x = 0.0f;
+  if (get_local_id(0) == 0)
+    for (uint g = 0; g < get_num_sub_groups(); g++) x += s[g];
+  return x;
+}
+#elif defined(DUET_NVIDIA)
+/* The seed's warpReduceSum through shfl.sync (OpenCL C has no shuffle on NVIDIA). */
+inline float warp_sum(float x) {
+  for (uint o = 16; o > 0; o /= 2) {
+    uint y;
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                 : "=r"(y)
+                 : "r"(as_uint(x)), "r"(o));
+    x += as_float(y);
+  }
+  return x;
+}
+inline float group_sum(float x, __local float *s) {
+  const uint tid = get_local_id(0);
+  x = warp_sum(x);
+  if (tid % 32 == 0) s[tid / 32] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (tid < 32) x = warp_sum(tid < REDUCE_BLOCK / 32 ? s[tid] : 0.0f);
+  return x;
+}
+#else
+inline float group_sum(float x, __local float *s) {
+  const uint tid = get_local_id(0);
+  s[tid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = REDUCE_BLOCK / 2; d > 0; d /= 2) {
+    if (tid < d) s[tid] += s[tid + d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return s[0];
+}
+#endif
+
+/* Shuffle's first pass: the work-group's sum of its share of in[0, n), in work-item 0. */
+inline float shuffle_group_sum(idx_t n, __global const float *restrict in, __local float *s) {
+  const idx_t first = (idx_t)get_group_id(0) * REDUCE_BLOCK + get_local_id(0);
+  const idx_t stride = (idx_t)get_num_groups(0) * REDUCE_BLOCK, n4 = n / 4;
+  float4 acc = (float4)(0.0f);
+  idx_t i = first;
+  for (; i + (REDUCE_UNROLL - 1) * stride < n4; i += REDUCE_UNROLL * stride) {
+    float4 v[REDUCE_UNROLL];
+#pragma unroll
+    for (int u = 0; u < REDUCE_UNROLL; u++) v[u] = vload4(i + u * stride, in);
+#pragma unroll
+    for (int u = 0; u < REDUCE_UNROLL; u++) acc += v[u];
+  }
+  for (; i < n4; i += stride) acc += vload4(i, in);
+  float x = (acc.x + acc.y) + (acc.z + acc.w);
+  if (first < n - n4 * 4) x += in[n4 * 4 + first];
+  return group_sum(x, s);
+}
+
+__kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_shuffle(idx_t n, __global const float *restrict in,
+                                                         __global float *restrict out) {
+  __local float s[REDUCE_BLOCK];
+  const float x = shuffle_group_sum(n, in, s);
+  if (get_local_id(0) == 0) out[get_group_id(0)] = x;
+}
+
+/* OpenCL 1.2 has no float atomics: add through a compare-and-swap on the bits. */
+inline void atomic_add_float(volatile __global float *p, float x) {
+  volatile __global int *q = (volatile __global int *)p;
+  int seen = *q, expected;
+  do {
+    expected = seen;
+    seen = atomic_cmpxchg(q, expected, as_int(as_float(expected) + x));
+  } while (seen != expected);
+}
+
+__kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_atomic(idx_t n, __global const float *restrict in,
+                                                        __global float *restrict out) {
+  __local float s[REDUCE_BLOCK];
+  const float x = shuffle_group_sum(n, in, s);
+  if (get_local_id(0) == 0) atomic_add_float(out, x);
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* The 1D stencil of seed 003: out[i] = sum over j = -r..r of w[j + r] * in[i + j], with in[]
+ * read as 0 outside [0, n). Every variant adds the terms in the order j = -r..r with fma, so all
+ * of them give the same bits (and a CPU loop of fmaf gives them too).
+ *   naive     one output per work-item, 2r + 1 loads from global memory
+ *   shared    the seed's: the group's STENCIL_BLOCK inputs and their 2r halo staged in local
+ *             memory (zeros outside [0, n), where the seed reads out of bounds), the weights too
+ *   register  STENCIL_VEC consecutive outputs per work-item from a window of inputs in
+ *             registers, loaded as float4s: HALO + STENCIL_VEC + HALO floats around them, with
+ *             HALO = 4 (register4, radius <= 4) or 16 (register16, radius <= 16), the weights in
+ *             registers too; a grid-stride loop over a grid sized by the compute units
+ *
+ * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
+ * below are the defaults):
+ *   STENCIL_BLOCK   work-items per work-group, >= 64                  (256)
+ *   STENCIL_VEC     register: outputs per work-item, a multiple of 4  (8)
+ *   STENCIL_PER_CU  register: work-groups per compute unit (the core's)
+ *   STENCIL_AUTO    the variant AUTO takes (the core's)
+ * Fixed: the largest radius, 16 (DUET_STENCIL_MAX_RADIUS). Assumes a STENCIL_BLOCK x 1
+ * work-group and radius <= the kernel's HALO. */
+#ifndef STENCIL_BLOCK
+#define STENCIL_BLOCK 256
+#endif
+#ifndef STENCIL_VEC
+#define STENCIL_VEC 8
+#endif
+#define STENCIL_MAX_RADIUS 16
+
+__kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_naive(idx_t n, int r,
+                                                         __global const float *restrict w,
+                                                         __global const float *restrict in,
+                                                         __global float *restrict out) {
+  const idx_t i = (idx_t)get_group_id(0) * STENCIL_BLOCK + get_local_id(0);
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int j = -r; j <= r; j++) {
+    const idx_t p = i + j;
+    acc = fma(w[j + r], p >= 0 && p < n ? in[p] : 0.0f, acc);
+  }
+  out[i] = acc;
+}
+
+__kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_shared(idx_t n, int r,
+                                                          __global const float *restrict w,
+                                                          __global const float *restrict in,
+                                                          __global float *restrict out) {
+  __local float tile[STENCIL_BLOCK + 2 * STENCIL_MAX_RADIUS];
+  __local float ws[2 * STENCIL_MAX_RADIUS + 1];
+  const int tid = get_local_id(0);
+  const idx_t start = (idx_t)get_group_id(0) * STENCIL_BLOCK;
+  for (int t = tid; t < STENCIL_BLOCK + 2 * r; t += STENCIL_BLOCK) {
+    const idx_t p = start - r + t;
+    tile[t] = p >= 0 && p < n ? in[p] : 0.0f;
+  }
+  if (tid <= 2 * r) ws[tid] = w[tid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const idx_t i = start + tid;
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int j = 0; j <= 2 * r; j++) acc = fma(ws[j], tile[tid + j], acc);
+  out[i] = acc;
+}
+
+/* Four inputs from p on, zeros outside [0, n); p is a multiple of 4. */
+inline float4 load4_or_zero(__global const float *restrict in, idx_t n, idx_t p) {
+  if (p >= 0 && p + 4 <= n) return vload4(0, in + p);
+  return (float4)(p >= 0 && p < n ? in[p] : 0.0f, p + 1 >= 0 && p + 1 < n ? in[p + 1] : 0.0f,
+                  p + 2 >= 0 && p + 2 < n ? in[p + 2] : 0.0f,
+                  p + 3 >= 0 && p + 3 < n ? in[p + 3] : 0.0f);
+}
+
+/* The register window: every loop runs to a bound known at compile time, so that every index
+ * into win, wz and acc is a constant and they stay in registers; `halo` is a constant in both
+ * kernels, so its tests fold away once this is inlined, and the radius only decides which of
+ * the unrolled terms run (all work-items alike). */
+inline void stencil_window(const int halo, idx_t n, int r, __global const float *restrict w,
+                           __global const float *restrict in, __global float *restrict out) {
+  float wz[2 * STENCIL_MAX_RADIUS + 1];
+#pragma unroll
+  for (int j = 0; j <= 2 * STENCIL_MAX_RADIUS; j++)
+    wz[j] = j <= 2 * halo && j >= halo - r && j <= halo + r ? w[j - halo + r] : 0.0f;
+  const idx_t chunks = (n + STENCIL_VEC - 1) / STENCIL_VEC;
+  const idx_t stride = (idx_t)get_num_groups(0) * STENCIL_BLOCK;
+  for (idx_t c = (idx_t)get_group_id(0) * STENCIL_BLOCK + get_local_id(0); c < chunks;
+       c += stride) {
+    const idx_t i0 = c * STENCIL_VEC;
+    float win[STENCIL_VEC + 2 * STENCIL_MAX_RADIUS];
+#pragma unroll
+    for (int q = 0; q < (STENCIL_VEC + 2 * STENCIL_MAX_RADIUS) / 4; q++) {
+      const float4 v = q < (STENCIL_VEC + 2 * halo) / 4 ? load4_or_zero(in, n, i0 - halo + 4 * q)
+                                                        : (float4)(0.0f);
+      win[4 * q] = v.x;
+      win[4 * q + 1] = v.y;
+      win[4 * q + 2] = v.z;
+      win[4 * q + 3] = v.w;
+    }
+    float acc[STENCIL_VEC];
+#pragma unroll
+    for (int k = 0; k < STENCIL_VEC; k++) acc[k] = 0.0f;
+#pragma unroll
+    for (int j = 0; j <= 2 * STENCIL_MAX_RADIUS; j++)
+      if (j <= 2 * halo && j >= halo - r && j <= halo + r) {
+#pragma unroll
+        for (int k = 0; k < STENCIL_VEC; k++) acc[k] = fma(wz[j], win[j + k], acc[k]);
+      }
+    if (i0 + STENCIL_VEC <= n) {
+#pragma unroll
+      for (int k = 0; k < STENCIL_VEC; k += 4)
+        vstore4((float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]), 0, out + i0 + k);
+    } else {
+#pragma unroll
+      for (int k = 0; k < STENCIL_VEC; k++)
+        if (i0 + k < n) out[i0 + k] = acc[k];
+    }
+  }
+}
+
+__kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register4(idx_t n, int r,
+                                                             __global const float *restrict w,
+                                                             __global const float *restrict in,
+                                                             __global float *restrict out) {
+  stencil_window(4, n, r, w, in, out);
+}
+
+__kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register16(idx_t n, int r,
+                                                              __global const float *restrict w,
+                                                              __global const float *restrict in,
+                                                              __global float *restrict out) {
+  stencil_window(STENCIL_MAX_RADIUS, n, r, w, in, out);
+}

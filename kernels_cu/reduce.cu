@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The float sum of seed 002, from the naive tree to warp shuffles, and seed 001's atomic. Each
+ * kernel is one pass: block b sums its part of in[0, n) into out[b]; src/reduce.c chains passes
+ * until one value is left, so every result comes from a fixed tree that depends only on n, the
+ * variant and the tuning set. Atomic adds its blocks' sums into out[0] in whatever order they
+ * finish: its last bits vary from run to run.
+ *   naive       one element per thread, interleaved addressing: the divergent tid % (2s) test
+ *   sequential  sequential addressing (no bank conflicts), two elements added during the load
+ *   shuffle     a grid-stride loop of REDUCE_UNROLL float4 loads per thread and step, then
+ *               __shfl_down_sync within each warp and once more across the warps' sums
+ *   atomic      shuffle's first pass, then one atomicAdd per block into out[0]
+ *
+ * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set):
+ *   REDUCE_BLOCK   threads per block, a power of two >= 64           (default 256)
+ *   REDUCE_UNROLL  shuffle, atomic: float4 loads in flight per step  (default 4)
+ *   REDUCE_PER_CU  shuffle, atomic: blocks per compute unit in the first pass (the core's)
+ * Assumes a REDUCE_BLOCK x 1 block, a warp of 32, and buffers that start on 16 bytes. */
+#include "common.cuh"
+
+template <int S>
+struct reduce_cfg {
+  static constexpr int B = TUN(S, REDUCE_BLOCK), U = TUN(S, REDUCE_UNROLL);
+  static constexpr unsigned bx = B, by = 1;
+  static constexpr size_t smem = 0;
+  static_assert(B >= 64 && (B & (B - 1)) == 0, "REDUCE_BLOCK: a power of two >= 64");
+};
+
+template <int S>
+__global__ void __launch_bounds__(reduce_cfg<S>::B)
+    duet_reduce_naive(idx_t n, const float *__restrict__ in, float *__restrict__ out) {
+  constexpr int B = reduce_cfg<S>::B;
+  __shared__ float s[B];
+  const unsigned tid = threadIdx.x;
+  const idx_t i = (idx_t)blockIdx.x * B + tid;
+  s[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned d = 1; d < B; d *= 2) {
+    if (tid % (2 * d) == 0) s[tid] += s[tid + d];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+template <int S>
+__global__ void __launch_bounds__(reduce_cfg<S>::B)
+    duet_reduce_sequential(idx_t n, const float *__restrict__ in, float *__restrict__ out) {
+  constexpr int B = reduce_cfg<S>::B;
+  __shared__ float s[B];
+  const unsigned tid = threadIdx.x;
+  const idx_t i = (idx_t)blockIdx.x * 2 * B + tid;
+  float x = i < n ? in[i] : 0.0f;
+  if (i + B < n) x += in[i + B];
+  s[tid] = x;
+  __syncthreads();
+  for (unsigned d = B / 2; d > 0; d /= 2) {
+    if (tid < d) s[tid] += s[tid + d];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+/* The seed's warpReduceSum: after it, lane 0 holds its warp's sum. */
+__device__ __forceinline__ float warp_sum(float x) {
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) x += __shfl_down_sync(0xffffffffu, x, o);
+  return x;
+}
+
+/* Shuffle's first pass: the block's sum of its share of in[0, n), in thread 0. */
+template <int S>
+__device__ __forceinline__ float shuffle_block_sum(idx_t n, const float *__restrict__ in) {
+  constexpr int B = reduce_cfg<S>::B, U = reduce_cfg<S>::U;
+  __shared__ float warps[B / 32];
+  const unsigned tid = threadIdx.x;
+  const idx_t first = (idx_t)blockIdx.x * B + tid, stride = (idx_t)gridDim.x * B, n4 = n / 4;
+  const float4 *in4 = (const float4 *)in;
+  float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  idx_t i = first;
+  for (; i + (U - 1) * stride < n4; i += U * stride) {
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) v[u] = in4[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      acc.x += v[u].x;
+      acc.y += v[u].y;
+      acc.z += v[u].z;
+      acc.w += v[u].w;
+    }
+  }
+  for (; i < n4; i += stride) {
+    const float4 v = in4[i];
+    acc.x += v.x;
+    acc.y += v.y;
+    acc.z += v.z;
+    acc.w += v.w;
+  }
+  float x = (acc.x + acc.y) + (acc.z + acc.w);
+  if (first < n - n4 * 4) x += in[n4 * 4 + first];
+  x = warp_sum(x);
+  if (tid % 32 == 0) warps[tid / 32] = x;
+  __syncthreads();
+  if (tid < 32) x = warp_sum(tid < B / 32 ? warps[tid] : 0.0f);
+  return x;
+}
+
+template <int S>
+__global__ void __launch_bounds__(reduce_cfg<S>::B)
+    duet_reduce_shuffle(idx_t n, const float *__restrict__ in, float *__restrict__ out) {
+  const float x = shuffle_block_sum<S>(n, in);
+  if (threadIdx.x == 0) out[blockIdx.x] = x;
+}
+
+template <int S>
+__global__ void __launch_bounds__(reduce_cfg<S>::B)
+    duet_reduce_atomic(idx_t n, const float *__restrict__ in, float *__restrict__ out) {
+  const float x = shuffle_block_sum<S>(n, in);
+  if (threadIdx.x == 0) atomicAdd(out, x);
+}
+
+extern "C" const duet__cu_kernel DUET__CU_TABLE(REDUCE)[] = {
+    DUET_CU_KERNEL(duet_reduce_naive, reduce_cfg) DUET_CU_KERNEL(duet_reduce_sequential, reduce_cfg)
+        DUET_CU_KERNEL(duet_reduce_shuffle, reduce_cfg)
+            DUET_CU_KERNEL(duet_reduce_atomic, reduce_cfg) DUET_CU_END};
