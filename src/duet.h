@@ -364,11 +364,12 @@ DUET_EXTERN int duet_buf_copy(duet_buf *dst, const duet_buf *src, size_t bytes);
 
 /* ---- pinned host memory ------------------------------------------------------------------ */
 /**
- * Allocates page-locked ("pinned") host memory, which the device copies to and from by DMA:
- * the `_async` copies run asynchronously from it and overlap kernels on other queues. CUDA:
+ * Allocates page-locked ("pinned") host memory, which the device can copy to and from by DMA:
+ * the `_async` copies then return without waiting for the copy, so that it may run beside
+ * kernels on other queues (`duet-bench overlap` measures how far it does). CUDA:
  * cudaHostAlloc. OpenCL: a `CL_MEM_ALLOC_HOST_PTR` buffer mapped for the life of the
- * allocation (NVIDIA's OpenCL pins it, and copies from its mapped pointer by DMA; other
- * platforms give ordinary memory that works the same, if slower).
+ * allocation, the pinned memory of NVIDIA's OpenCL best-practices guide; other platforms may
+ * give ordinary memory, which works the same.
  * @param ctx the context; the memory may be used with every context of its family.
  * @param bytes the size, > 0.
  * @param[out] ptr the memory, aligned for any type; not written on failure.
