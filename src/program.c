@@ -288,10 +288,11 @@ static int convert_args(duet_ctx *ctx, const char *name, const duet__user_kernel
         if (!a->u.buf)
           return duet__fail(ctx, DUET_EINVAL, "duet_launch: %s: buffer argument %u is NULL", name,
                             i);
-        if (a->u.buf->ctx != ctx)
+        if (!duet__same_family(a->u.buf->ctx, ctx))
           return duet__fail(ctx, DUET_EINVAL,
-                            "duet_launch: %s: buffer argument %u belongs to another context", name,
-                            i);
+                            "duet_launch: %s: buffer argument %u belongs to another context (not "
+                            "of the program's family)",
+                            name, i);
         out[i].u.mem = a->u.buf->mem;
         break;
       case DUET__ARG_I64: out[i].u.i64 = a->u.i64; break;

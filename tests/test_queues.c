@@ -297,6 +297,48 @@ static void grandchild(const harness_dev *dev) {
   harness_case_end(&c);
 }
 
+/* A program built on the root takes buffers of a member, as every routine does. */
+static void program_on_member_buffers(const harness_dev *dev, duet_ctx *member) {
+  static const char source[] =
+      "#include <duet_kernel.h>\n"
+      "DUET_KERNEL void twice(DUET_GLOBAL const float *in, DUET_GLOBAL float *out, int n) {\n"
+      "  const size_t i = DUET_GLOBAL_IDX(0);\n"
+      "  if (i < (size_t)n) out[i] = 2.0f * in[i];\n"
+      "}\n";
+  enum { N = 1000 };
+  harness_case c;
+  harness_case_begin(&c, dev, "duet_launch on the root with a member's buffers");
+  duet_program *prog = NULL;
+  duet_buf *in = NULL, *out = NULL;
+  float h[N], back[N];
+  for (int i = 0; i < N; i++) h[i] = (float)i - 300.5f;
+  int st = duet_program_create(dev->ctx, source, NULL, &prog);
+  if (st == DUET_EUNSUPPORTED) {
+    harness_case_skip(&c, "no run-time compiler: %s", duet_ctx_last_error(dev->ctx));
+    return;
+  }
+  if (!st) st = duet_buf_create(member, sizeof h, &in);
+  if (!st) st = duet_buf_create(member, sizeof h, &out);
+  if (!st) st = duet_buf_write(in, 0, h, sizeof h);
+  if (!st) {
+    const size_t grid[3] = {(N + 127) / 128, 1, 1};
+    const unsigned block[3] = {128, 1, 1};
+    const duet_arg args[] = {duet_arg_buf(in), duet_arg_buf(out), duet_arg_i32(N)};
+    st = duet_launch(prog, "twice", grid, block, 0, args, COUNT(args));
+  }
+  if (!st) st = duet_finish(dev->ctx);
+  if (!st) st = duet_buf_read(out, 0, back, sizeof back);
+  if (harness_expect_status(&c, st, DUET_OK, dev->ctx, "program, buffers, launch, read"))
+    for (int i = 0; i < N; i++)
+      if (!harness_expect(&c, back[i] == 2.0f * h[i], "out[%d] = %g, want %g", i, back[i],
+                          2.0f * h[i]))
+        break;
+  duet_buf_destroy(in);
+  duet_buf_destroy(out);
+  duet_program_destroy(prog);
+  harness_case_end(&c);
+}
+
 static void run(const harness_dev *dev, void *user) {
   (void)user;
   duet_ctx *m1 = NULL, *m2 = NULL;
@@ -323,6 +365,7 @@ static void run(const harness_dev *dev, void *user) {
   pipeline(dev, dev->ctx, m1, m2, "root, member, member");
   pipeline(dev, m2, m2, m2, "one member alone");
   arenas(dev, dev->ctx, m1);
+  program_on_member_buffers(dev, m1);
   grandchild(dev);
   destroy_orders(dev);
 done:
