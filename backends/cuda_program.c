@@ -4,11 +4,13 @@
  * runtime's library API (cudaLibraryLoadData), so that neither libnvrtc nor libcuda is linked.
  * Kernels are looked up by name (DUET_KERNEL makes them extern "C") and launched with
  * cudaLaunchKernel on the context's stream. The parameters' sizes come from the driver's
- * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion. */
+ * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion. CUBINs
+ * are kept in the disk cache (src/cache.h), so that a later process skips NVRTC. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "cuda_internal.h"
 #include "nvrtc_loader.h"
 
@@ -31,16 +33,9 @@ static char *program_log(nvrtcProgram prog) {
   return log;
 }
 
-/* Source and options to CUBIN for the device: the one step a program cache would sit in front
- * of. *cubin is malloc'd. */
+/* Source and options to CUBIN for the device (NVRTC is loaded). *cubin is malloc'd. */
 static int compile(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
                    char **cubin, size_t *len) {
-  const char *unloaded = duet__nvrtc_load();
-  if (unloaded)
-    return duet__fail(ctx, DUET_EUNSUPPORTED,
-                      "duet_program_create: cuda: NVRTC, the CUDA run-time compiler, is needed: "
-                      "%s",
-                      unloaded);
   char arch[48];
   snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", ctx->caps.cc_major, ctx->caps.cc_minor);
   const char **opts = malloc((n + 1) * sizeof *opts);
@@ -78,21 +73,77 @@ static int compile(duet_ctx *ctx, const char *text, const char *const *options, 
   return status;
 }
 
+/* The CUBIN's key in the disk cache (src/cache.h): what was compiled, for which architecture,
+ * by which NVRTC, for which driver. parts[4] is malloc'd. */
+enum { KEY_PARTS = 6 };
+static int cubin_key(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
+                     char bufs[3][32], const char *parts[KEY_PARTS]) {
+  int major = 0, minor = 0, driver = 0;
+  duet__nvrtc.nvrtcVersion(&major, &minor);
+  cudaDriverGetVersion(&driver);
+  snprintf(bufs[0], 32, "sm_%d%d", ctx->caps.cc_major, ctx->caps.cc_minor);
+  snprintf(bufs[1], 32, "nvrtc %d.%d", major, minor);
+  snprintf(bufs[2], 32, "driver %d", driver);
+  size_t len = 1;
+  for (unsigned i = 0; i < n; i++) len += strlen(options[i]) + 1;
+  char *joined = malloc(len);
+  if (!joined) return duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of host memory");
+  joined[0] = '\0';
+  for (unsigned i = 0; i < n; i++) strcat(strcat(joined, options[i]), " ");
+  const char *all[KEY_PARTS] = {"cuda cubin", bufs[0], bufs[1], bufs[2], joined, text};
+  memcpy(parts, all, sizeof all);
+  return DUET_OK;
+}
+
+/* Loads a CUBIN; a refusal is left for the caller to report or to take as a cache miss. */
+static cudaError_t load(const void *cubin, void **out) {
+  cudaLibrary_t lib;
+  cudaError_t err = cudaLibraryLoadData(&lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
+  if (err == cudaSuccess)
+    *out = lib;
+  else
+    cudaGetLastError();
+  return err;
+}
+
+/* From the disk cache where an earlier process compiled the same source for the same device,
+ * NVRTC and driver; else compiled, loaded, and stored for the next process. */
 int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
                            void **out) {
-  char *cubin = NULL;
-  size_t len = 0;
-  int status = compile(ctx, text, options, n, &cubin, &len);
+  int status = use_device(ctx);
   if (status) return status;
-  if (!(status = use_device(ctx))) {
-    cudaLibrary_t lib;
-    cudaError_t err = cudaLibraryLoadData(&lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
-    if (err == cudaSuccess)
-      *out = lib;
-    else
+  const char *unloaded = duet__nvrtc_load();
+  if (unloaded)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "duet_program_create: cuda: NVRTC, the CUDA run-time compiler, is needed: "
+                      "%s",
+                      unloaded);
+  char bufs[3][32];
+  const char *parts[KEY_PARTS];
+  if ((status = cubin_key(ctx, text, options, n, bufs, parts))) return status;
+  void *cached = NULL;
+  size_t len = 0;
+  int loaded = 0;
+  if (duet__cache_load(parts, KEY_PARTS, &cached, &len)) {
+    loaded = load(cached, out) == cudaSuccess;
+    if (loaded) {
+      duet__note("cuda: duet_program_create: loaded from the disk cache");
+    } else {
+      duet__note("cuda: the driver refused a cached CUBIN; removed, compiling again");
+      duet__cache_remove(parts, KEY_PARTS);
+    }
+    free(cached);
+  }
+  char *cubin = NULL;
+  if (!loaded && !(status = compile(ctx, text, options, n, &cubin, &len))) {
+    cudaError_t err = load(cubin, out);
+    if (err != cudaSuccess)
       status = duet__cu_fail(ctx, err, "cudaLibraryLoadData");
+    else if (duet__cache_on())
+      duet__cache_store(parts, KEY_PARTS, cubin, len);
   }
   free(cubin);
+  free((char *)parts[4]);
   return status;
 }
 
