@@ -81,10 +81,14 @@ if has bench; then
   B=tools/duet-bench
   $B list | tee "$logs/bench-list.txt"
   export DUET_OPENCL_PLATFORM=NVIDIA
-  for r in ${BENCH_ROUTINES:-gemm transpose copy}; do
-    sizes=1024,4095,4096,4097,8192
+  for r in ${BENCH_ROUTINES:-gemm transpose copy vadd reduce stencil}; do
+    sizes=1024,4095,4096,4097,8192 variants=all
     [ $r = gemm ] && sizes=1024,2048,4096,8192,4095,4097
-    $B $r --backend all --variant all --sizes $sizes --plot "$logs/$r.png" 2>"$logs/bench-$r.err" |
+    # vadd, reduce, stencil: N x N floats as one array, 2^10 to 2^28 (the small-n end too)
+    case $r in vadd | reduce | stencil) sizes=32,128,512,1024,4096,8192,16384 ;; esac
+    [ $r = reduce ] && variants=naive,sequential,shuffle,atomic,auto,cub,clblast-sum
+    [ $r = stencil ] && variants=naive-r3,shared-r3,register-r3,auto-r3,naive-r16,shared-r16,register-r16,auto-r16
+    $B $r --backend all --variant $variants --sizes $sizes --plot "$logs/$r.png" 2>"$logs/bench-$r.err" |
       tee "$logs/bench-$r.txt"
   done
   # Small calls: host cost per call against the raw launch, and the 1024^2 transpose timed

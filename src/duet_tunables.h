@@ -128,7 +128,7 @@
   X(GEMM_SKINNY_S,            4,   4,   4) \
   X(GEMM_FAST_SKINNY,         1,   1,   1) \
   X(VADD_BLOCK,             256, 256, 256) \
-  X(VADD_PER_CU,              8,   8,   4) \
+  X(VADD_PER_CU,              8,   8,1024) \
   X(REDUCE_BLOCK,           256, 256, 256) \
   X(REDUCE_PER_CU,            4,   8,   4) \
   X(REDUCE_UNROLL,            4,   4,   2) \

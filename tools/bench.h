@@ -33,11 +33,35 @@
 #define BENCH_SAMPLES 4096
 #define BENCH_GEMM_TOL 1e-4
 #define BENCH_TF32_TOL 1e-2
+/* A float sum of n terms errs by at most (n - 1) u sum |x| in any order; blocked sums far less.
+ * The check allows 1e-6 of sum |x|. */
+#define BENCH_REDUCE_TOL 1e-6
+/* The stencil is checked in full up to this many multiply-adds, else on BENCH_SAMPLES outputs
+ * (both ends and random ones). */
+#define BENCH_STENCIL_FULL_MACS (1ull << 28)
 /* The CPU baselines run only up to these sizes: beyond them one run takes many seconds. */
 #define BENCH_CPU_GEMM_MACS (1ull << 30)
 #define BENCH_CPU_MOVE_ELEMS (1ull << 26)
 
-typedef enum { BENCH_GEMM, BENCH_TRANSPOSE, BENCH_COPY, BENCH_NROUTINES } bench_routine;
+/* The vector routines (vadd, reduce, stencil) take size.m * size.n floats as one array. */
+typedef enum {
+  BENCH_GEMM,
+  BENCH_TRANSPOSE,
+  BENCH_COPY,
+  BENCH_VADD,
+  BENCH_REDUCE,
+  BENCH_STENCIL,
+  BENCH_NROUTINES
+} bench_routine;
+/* The routines that `launch` and the matrix sizes know: gemm, transpose, copy. */
+#define BENCH_NMATRIX (BENCH_COPY + 1)
+static inline int bench_is_vector(bench_routine r) { return r >= BENCH_VADD; }
+/* The stencil rows' weights: weight j of radius r, the same on the device and in the check. */
+static inline float bench_stencil_weight(unsigned r, unsigned j) {
+  return (float)(j + 1) / (float)((r + 1) * (r + 1));
+}
+/* The stencil rows run at these radii (a row's variant holds the duet variant and the radius). */
+#define BENCH_STENCIL_VARIANT(v, r) ((v) | (r) << 8)
 
 /* gemm: C is m x n, A m x k, B k x n. transpose and copy: the input is m rows x n cols. */
 typedef struct {
@@ -123,8 +147,22 @@ typedef struct {
 typedef enum { BENCH_ROW_DUET, BENCH_ROW_REF, BENCH_ROW_PEER, BENCH_ROW_CPU } bench_row_kind;
 /* What the output must equal: the routine's result, or (for buf_copy in the transpose block)
  * a plain copy of the input. */
-typedef enum { BENCH_CHECK_GEMM, BENCH_CHECK_TRANSPOSE, BENCH_CHECK_COPY } bench_check;
-typedef enum { BENCH_PEER_NONE, BENCH_PEER_CUBLAS, BENCH_PEER_CLBLAST } bench_peer_id;
+typedef enum {
+  BENCH_CHECK_GEMM,
+  BENCH_CHECK_TRANSPOSE,
+  BENCH_CHECK_COPY,
+  BENCH_CHECK_VADD,    /* out = a + b, exact */
+  BENCH_CHECK_REDUCE,  /* out[0] = the sum of a, within BENCH_REDUCE_TOL of sum |a| */
+  BENCH_CHECK_STENCIL, /* out = the stencil of a, exact (the same fmaf order) */
+  BENCH_CHECK_NONE     /* an in-place peer (axpy): its output is not where the others' is */
+} bench_check;
+/* CUB comes with the CUDA toolkit: compiled in, never missing where CUDA is. */
+typedef enum {
+  BENCH_PEER_NONE,
+  BENCH_PEER_CUBLAS,
+  BENCH_PEER_CLBLAST,
+  BENCH_PEER_CUB
+} bench_peer_id;
 
 typedef struct bench_job bench_job;
 typedef struct bench_row_def bench_row_def;
@@ -337,6 +375,9 @@ void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev);
 void bench_output_block(const bench_opts *o, const bench_result *r, size_t n);
 void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all);
 double bench_rate(bench_routine r, bench_size s, double ms);
+/* The row's rate: the routine's, except that the copy reference of a vector routine moves
+ * 8 bytes per element. */
+double bench_row_rate(const bench_row_def *row, bench_size s, double ms);
 const char *bench_rate_unit(bench_routine r);
 void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len);
 /* Shared with bench_launch_output.c. */

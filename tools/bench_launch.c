@@ -188,22 +188,22 @@ static void open_same(launch_call *c, launch_call *same, bench_raw_launch *raw, 
  * the raw launch of its kernel. */
 static void run_device(const bench_opts *o, bench_dev *dev, bench_size s,
                        bench_launch_result *res) {
-  bench_host host[BENCH_NROUTINES];
-  bench_job job[BENCH_NROUTINES];
+  bench_host host[BENCH_NMATRIX];
+  bench_job job[BENCH_NMATRIX];
   launch_call calls[N_CALLS];
   double *times = bench_xmalloc((size_t)N_CALLS * 3 * BENCH_LAUNCH_ROUNDS * sizeof *times);
   bench_raw_launch raw[N_CALLS];
   memset(job, 0, sizeof job);
   memset(raw, 0, sizeof raw);
-  for (int r = 0; r < BENCH_NROUTINES; r++) {
+  for (int r = 0; r < BENCH_NMATRIX; r++) {
     job[r] = (bench_job){.opts = o, .dev = dev, .host = &host[r], .raw = raw};
     if (bench_host_init(&host[r], (bench_routine)r, s, o->seed, o->verify)) {
       fprintf(stderr, "duet-bench: launch: out of host memory for the inputs\n");
       exit(1);
     }
   }
-  int ready[BENCH_NROUTINES];
-  for (int r = 0; r < BENCH_NROUTINES; r++) ready[r] = bench_job_setup(&job[r], 2) == 0;
+  int ready[BENCH_NMATRIX];
+  for (int r = 0; r < BENCH_NMATRIX; r++) ready[r] = bench_job_setup(&job[r], 2) == 0;
   for (int i = 0; i < N_CALLS; i++) {
     const int d = (i - 1) / 2, duet = i % 2; /* duet_calls[d]; a duet row, or its raw one */
     bench_routine r = i ? duet_calls[d].routine : BENCH_COPY;
@@ -224,7 +224,7 @@ static void run_device(const bench_opts *o, bench_dev *dev, bench_size s,
   for (int i = 1; i < N_CALLS; i += 2) open_same(&calls[i], &calls[i + 1], raw, i + 1);
   measure(o, dev, calls);
   for (int i = 0; i < N_CALLS; i++) bench_launch_raw_close(&raw[i]);
-  for (int r = 0; r < BENCH_NROUTINES; r++) {
+  for (int r = 0; r < BENCH_NMATRIX; r++) {
     bench_job_free(&job[r]);
     bench_host_free(&host[r]);
   }

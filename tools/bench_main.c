@@ -170,8 +170,11 @@ static int open_devices(const bench_opts *o, bench_dev *devs, int *ndev) {
 
 /* Default sweeps: short enough for the default run to finish in under a minute on PoCL. */
 static int default_sizes(bench_routine r, int is_cpu, bench_size *out) {
-  static const size_t gpu[BENCH_NROUTINES][2] = {{1024, 2048}, {4096, 8192}, {4096, 8192}};
-  static const size_t cpu[BENCH_NROUTINES][2] = {{128, 256}, {1024, 2048}, {1024, 2048}};
+  /* vadd, reduce and stencil: n x n floats as one array (2^24 and 2^28 on GPUs) */
+  static const size_t gpu[BENCH_NROUTINES][2] = {{1024, 2048},  {4096, 8192},  {4096, 8192},
+                                                 {4096, 16384}, {4096, 16384}, {4096, 16384}};
+  static const size_t cpu[BENCH_NROUTINES][2] = {{128, 256},   {1024, 2048}, {1024, 2048},
+                                                 {1024, 2048}, {1024, 2048}, {1024, 2048}};
   const size_t *s = is_cpu ? cpu[r] : gpu[r];
   for (int i = 0; i < 2; i++) out[i] = (bench_size){s[i], s[i], s[i]};
   return 2;

@@ -12,7 +12,8 @@
 
 #include "bench.h"
 
-static const char *const routine_names[BENCH_NROUTINES] = {"gemm", "transpose", "copy"};
+static const char *const routine_names[BENCH_NROUTINES] = {"gemm",   "transpose", "copy",
+                                                            "vadd",   "reduce",    "stencil"};
 
 const char *bench_routine_name(bench_routine r) { return routine_names[r]; }
 
@@ -29,7 +30,14 @@ static void usage(FILE *f) {
           "  gemm              C = A*B, FP32, row-major (GFLOP/s = 2mnk / time)\n"
           "  transpose         out = in^T (GB/s = 2 * rows * cols * 4 bytes / time)\n"
           "  copy              the duet_copy kernel and duet_buf_copy\n"
-          "  all               gemm, transpose and copy\n"
+          "  vadd              c = a + b over n floats (GB/s = 12n / time), beside cuBLAS and\n"
+          "                    CLBlast saxpy (in place, unchecked: a three-stream reference)\n"
+          "  reduce            the float sum of n floats (GB/s = 4n / time), beside CUB's\n"
+          "                    DeviceReduce::Sum and CLBlast's Xsum\n"
+          "  stencil           the 1D stencil at radius 3 and 16 (GB/s = 8n / time)\n"
+          "                    vadd, reduce and stencil: -n N means N x N floats as one array;\n"
+          "                    vs ref: GB/s over duet_buf_copy's\n"
+          "  all               gemm, transpose, copy, vadd, reduce and stencil\n"
           "  launch            the host cost of a small call: us per call of duet_copy,\n"
           "                    duet_transpose and duet_sgemm (AUTO) on 1 x 1 matrices\n"
           "                    (or -n / -m -n -k), against raw cudaLaunchKernel or\n"
@@ -65,7 +73,10 @@ static void usage(FILE *f) {
           "      --variant L   comma-separated, or all (default). gemm: naive, coalesced, tiled,\n"
           "                    register, fast, auto, cublas, cublas-tf32, clblast; transpose:\n"
           "                    naive, coalesced, padded, padded-wide, auto, cublas-geam,\n"
-          "                    clblast; copy: copy.\n"
+          "                    clblast; copy: copy; vadd: vadd, cublas-saxpy, clblast-saxpy;\n"
+          "                    reduce: naive, sequential, shuffle, atomic, auto, cub,\n"
+          "                    clblast-sum; stencil: naive-r3, shared-r3, register-r3, auto-r3\n"
+          "                    and the same with -r16.\n"
           "                    The reference (cublas or buf_copy) always runs.\n"
           "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
           "The kernel command:\n"

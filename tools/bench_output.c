@@ -9,10 +9,22 @@
 
 #include "bench.h"
 
+/* Bytes per element moved: vadd reads two arrays and writes one, reduce reads one, the
+ * stencil (like the copies) reads one and writes one; its reuse stays in the caches. */
+static double bytes_per_elem(bench_routine r) {
+  return r == BENCH_VADD ? 12.0 : r == BENCH_REDUCE ? 4.0 : 8.0;
+}
+
 double bench_rate(bench_routine r, bench_size s, double ms) {
   double work = r == BENCH_GEMM ? 2.0 * (double)s.m * (double)s.n * (double)s.k
-                                : 2.0 * (double)s.m * (double)s.n * sizeof(float);
+                                : bytes_per_elem(r) * (double)s.m * (double)s.n;
   return work / (ms * 1e6);
+}
+
+double bench_row_rate(const bench_row_def *row, bench_size s, double ms) {
+  if (bench_is_vector(row->routine) && row->kind == BENCH_ROW_REF && row->peer == BENCH_PEER_NONE)
+    return bench_rate(BENCH_COPY, s, ms);
+  return bench_rate(row->routine, s, ms);
 }
 
 const char *bench_rate_unit(bench_routine r) { return r == BENCH_GEMM ? "GFLOP/s" : "GB/s"; }
@@ -20,6 +32,8 @@ const char *bench_rate_unit(bench_routine r) { return r == BENCH_GEMM ? "GFLOP/s
 void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len) {
   if (r == BENCH_GEMM)
     snprintf(buf, len, "%zux%zux%zu", s.m, s.n, s.k);
+  else if (bench_is_vector(r))
+    snprintf(buf, len, "%zu", s.m * s.n);
   else
     snprintf(buf, len, "%zux%zu", s.m, s.n);
 }
@@ -61,7 +75,13 @@ static void table_header(const bench_opts *o, bench_routine r) {
   static const char *const what[BENCH_NROUTINES] = {
       "C (m x n) = A (m x k) * B (k x n), FP32, row-major; GFLOP/s = 2mnk / median",
       "out = in^T, FP32; GB/s = 2 * rows * cols * 4 bytes (read + write) / median",
-      "out = in, FP32; GB/s = 2 * rows * cols * 4 bytes (read + write) / median"};
+      "out = in, FP32; GB/s = 2 * rows * cols * 4 bytes (read + write) / median",
+      "c = a + b over n = m * n floats; GB/s = 12 n bytes / median (buf_copy: 8 n); vs ref: "
+      "GB/s over buf_copy's",
+      "out[0] = sum of n = m * n floats; GB/s = 4 n bytes read / median (buf_copy: 8 n); vs "
+      "ref: GB/s over buf_copy's",
+      "1D stencil of radius r (-rR in the variant) over n = m * n floats; GB/s = 8 n / median; "
+      "vs ref: GB/s over buf_copy's"};
   printf("\n%s: %s\n", bench_routine_name(r), what[r]);
   printf("%-14s %-9s %-15s %10s %21s %9s %7s", "size", "device", "variant", "median ms",
          "min-max ms", bench_rate_unit(r), "vs ref");
@@ -286,16 +306,18 @@ void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const benc
   if (o->format == BENCH_OUT_JSON) json_doc(o, devs, ndev, all);
   if (o->format != BENCH_OUT_TABLE) return;
   printf(
-      "\nvs ref: reference median / row median (above 1: faster than the reference), per "
-      "device.\n  gemm: cublas where cuBLAS runs, else the fastest duet variant; transpose "
-      "and copy:\n  buf_copy (duet_buf_copy, the vendor's device-to-device copy). CPU rows "
-      "use the first device's.\n");
+      "\nvs ref: row rate / reference rate (above 1: faster than the reference), per "
+      "device.\n  gemm: cublas where cuBLAS runs, else the fastest duet variant; transpose, "
+      "copy, vadd,\n  reduce and stencil: buf_copy (duet_buf_copy, the vendor's "
+      "device-to-device copy, 8 bytes\n  per element). CPU rows use the first device's.\n");
   if (o->verify)
     printf(
         "verified: before timing, against a CPU reference; failed rows are not timed. "
         "gemm: relative\n  Frobenius error <= %.0e (cublas-tf32: <= %.0e) against a "
         "double-precision product, sampled\n  (%d elements) above %.0f^3 multiply-adds or "
-        "%.0f^2 outputs; transpose and copy: all, bit-exact.\n",
+        "%.0f^2 outputs; transpose and copy: all, bit-exact. vadd and stencil: bit-exact\n  "
+        "(stencil: sampled above 2^28 multiply-adds); reduce: within 1e-6 of sum |x| of a "
+        "double sum.\n",
         BENCH_GEMM_TOL, BENCH_TF32_TOL, BENCH_SAMPLES, cbrt((double)BENCH_FULL_VERIFY_MACS),
         sqrt((double)BENCH_FULL_VERIFY_ELEMS));
   else

@@ -36,6 +36,32 @@ static int launch_copy(bench_job *job, const bench_row_def *row, int set) {
   return st ? bench_duet_error(job, st, "duet_copy") : 0;
 }
 
+static size_t elems(const bench_job *job) { return job->host->a_elems - cut(job); }
+
+static int launch_vadd(bench_job *job, const bench_row_def *row, int set) {
+  (void)row;
+  int st = duet_vector_add(job->dev->ctx, elems(job), job->a[set], job->b[set], job->out[set]);
+  return st ? bench_duet_error(job, st, "duet_vector_add") : 0;
+}
+
+/* The test hook halves the sum's input: one element short could still fall within tolerance. */
+static int launch_reduce(bench_job *job, const bench_row_def *row, int set) {
+  const size_t n = job->host->a_elems >> (cut(job) ? 1 : 0);
+  int st = duet_reduce_sum(job->dev->ctx, (duet_reduce_variant)row->variant, n, job->a[set],
+                           job->out[set]);
+  return st ? bench_duet_error(job, st, "duet_reduce_sum") : 0;
+}
+
+/* The variant and the radius: BENCH_STENCIL_VARIANT. */
+static int launch_stencil(bench_job *job, const bench_row_def *row, int set) {
+  const unsigned r = (unsigned)row->variant >> 8;
+  float w[2 * DUET_STENCIL_MAX_RADIUS + 1];
+  for (unsigned j = 0; j <= 2 * r; j++) w[j] = bench_stencil_weight(r, j);
+  int st = duet_stencil_1d(job->dev->ctx, (duet_stencil_variant)(row->variant & 0xff), elems(job),
+                           r, w, job->a[set], job->out[set]);
+  return st ? bench_duet_error(job, st, "duet_stencil_1d") : 0;
+}
+
 static int launch_buf_copy(bench_job *job, const bench_row_def *row, int set) {
   (void)row;
   int st = duet_buf_copy(job->out[set], job->a[set], job->host->a_elems * sizeof(float));
@@ -43,7 +69,15 @@ static int launch_buf_copy(bench_job *job, const bench_row_def *row, int set) {
 }
 
 /* ---- peers: opened on a context's first use, kept until the context goes ------------------- */
-enum { PEER_SGEMM, PEER_SGEMM_TF32, PEER_TRANSPOSE };
+enum { PEER_SGEMM, PEER_SGEMM_TF32, PEER_TRANSPOSE, PEER_AXPY, PEER_SUM };
+
+#ifdef DUET_HAVE_CUDA
+static int launch_cub(bench_job *job, const bench_row_def *row, int set) {
+  (void)row;
+  return peer_cub_sum(job->dev->ctx, elems(job), job->a[set], job->out[set], job->err,
+                      sizeof job->err);
+}
+#endif
 
 #ifdef DUET_HAVE_CUBLAS
 static peer_cublas *cublas_of(bench_job *job) {
@@ -65,6 +99,8 @@ static int launch_cublas(bench_job *job, const bench_row_def *row, int set) {
   if (row->variant == PEER_TRANSPOSE)
     return peer_cublas_transpose(h, s.m, s.n, job->a[set], job->out[set], job->err,
                                  sizeof job->err);
+  if (row->variant == PEER_AXPY)
+    return peer_cublas_axpy(h, elems(job), job->a[set], job->b[set], job->err, sizeof job->err);
   return peer_cublas_sgemm(h, row->variant == PEER_SGEMM_TF32, s.m, s.n, s.k, job->a[set],
                            job->b[set], job->out[set], job->err, sizeof job->err);
 }
@@ -90,6 +126,10 @@ static int launch_clblast(bench_job *job, const bench_row_def *row, int set) {
   if (row->variant == PEER_TRANSPOSE)
     return peer_clblast_transpose(h, s.m, s.n, job->a[set], job->out[set], job->err,
                                   sizeof job->err);
+  if (row->variant == PEER_AXPY)
+    return peer_clblast_axpy(h, elems(job), job->a[set], job->b[set], job->err, sizeof job->err);
+  if (row->variant == PEER_SUM)
+    return peer_clblast_sum(h, elems(job), job->a[set], job->out[set], job->err, sizeof job->err);
   return peer_clblast_sgemm(h, s.m, s.n, s.k, job->a[set], job->b[set], job->out[set], job->err,
                             sizeof job->err);
 }
@@ -108,7 +148,10 @@ const char *bench_peer_names(void) {
 }
 
 static const char *peer_name(bench_peer_id id) {
-  return id == BENCH_PEER_CUBLAS ? "cuBLAS" : id == BENCH_PEER_CLBLAST ? "CLBlast" : "none";
+  return id == BENCH_PEER_CUBLAS    ? "cuBLAS"
+         : id == BENCH_PEER_CLBLAST ? "CLBlast"
+         : id == BENCH_PEER_CUB     ? "CUB"
+                                    : "none";
 }
 
 int bench_peer_load(bench_peer_id id, char *err, size_t len) {
@@ -149,7 +192,7 @@ void bench_peers_list(void) {
 
 /* A peer included by default whose library does not open is left out, said once. */
 static int peer_ready(bench_peer_id id) {
-  static int told[3];
+  static int told[BENCH_PEER_CUB + 1];
   char why[512];
   if (!bench_peer_load(id, why, sizeof why)) return 1;
   if (!told[id]) fprintf(stderr, "duet-bench: %s is left out: %s\n", peer_name(id), why);
@@ -178,6 +221,10 @@ void bench_peers_close(bench_peers *p) {
   DUET_ROW(BENCH_GEMM, nm, v, all, BENCH_CHECK_GEMM, BENCH_GEMM_TOL, launch_gemm)
 #define TRANSPOSE(nm, v, all) \
   DUET_ROW(BENCH_TRANSPOSE, nm, v, all, BENCH_CHECK_TRANSPOSE, 0, launch_transpose)
+#define REDUCE(nm, v, all) DUET_ROW(BENCH_REDUCE, nm, v, all, BENCH_CHECK_REDUCE, 0, launch_reduce)
+#define STENCIL(nm, v, r, all)                                                          \
+  DUET_ROW(BENCH_STENCIL, nm, BENCH_STENCIL_VARIANT(v, r), all, BENCH_CHECK_STENCIL, 0, \
+           launch_stencil)
 /* buf_copy copies in the transpose block too, so it is checked as a copy there. */
 #define BUF_COPY(r)                                                             \
   {                                                                             \
@@ -234,6 +281,44 @@ static const bench_row_def rows[] = {
 
     DUET_ROW(BENCH_COPY, "copy", 0, 1, BENCH_CHECK_COPY, 0, launch_copy),
     BUF_COPY(BENCH_COPY),
+
+    /* Every vector routine is compared with buf_copy's GB/s. The axpy peers add x into y in
+     * place (b): they come last, after every row that reads b. */
+    DUET_ROW(BENCH_VADD, "vadd", 0, 1, BENCH_CHECK_VADD, 0, launch_vadd),
+    BUF_COPY(BENCH_VADD),
+#ifdef DUET_HAVE_CUBLAS
+    PEER(BENCH_VADD, "cublas-saxpy", BENCH_ROW_PEER, PEER_AXPY, BENCH_PEER_CUBLAS, BENCH_CHECK_NONE,
+         0, launch_cublas),
+#endif
+#ifdef DUET_HAVE_CLBLAST
+    PEER(BENCH_VADD, "clblast-saxpy", BENCH_ROW_PEER, PEER_AXPY, BENCH_PEER_CLBLAST,
+         BENCH_CHECK_NONE, 0, launch_clblast),
+#endif
+
+    REDUCE("naive", DUET_REDUCE_NAIVE, 1),
+    REDUCE("sequential", DUET_REDUCE_SEQUENTIAL, 1),
+    REDUCE("shuffle", DUET_REDUCE_SHUFFLE, 1),
+    REDUCE("atomic", DUET_REDUCE_ATOMIC, 1),
+    REDUCE("auto", DUET_REDUCE_AUTO, 0),
+    BUF_COPY(BENCH_REDUCE),
+#ifdef DUET_HAVE_CUDA
+    PEER(BENCH_REDUCE, "cub", BENCH_ROW_PEER, PEER_SUM, BENCH_PEER_CUB, BENCH_CHECK_REDUCE, 0,
+         launch_cub),
+#endif
+#ifdef DUET_HAVE_CLBLAST
+    PEER(BENCH_REDUCE, "clblast-sum", BENCH_ROW_PEER, PEER_SUM, BENCH_PEER_CLBLAST,
+         BENCH_CHECK_REDUCE, 0, launch_clblast),
+#endif
+
+    STENCIL("naive-r3", DUET_STENCIL_NAIVE, 3, 1),
+    STENCIL("shared-r3", DUET_STENCIL_SHARED, 3, 1),
+    STENCIL("register-r3", DUET_STENCIL_REGISTER, 3, 1),
+    STENCIL("auto-r3", DUET_STENCIL_AUTO, 3, 0),
+    STENCIL("naive-r16", DUET_STENCIL_NAIVE, 16, 1),
+    STENCIL("shared-r16", DUET_STENCIL_SHARED, 16, 1),
+    STENCIL("register-r16", DUET_STENCIL_REGISTER, 16, 1),
+    STENCIL("auto-r16", DUET_STENCIL_AUTO, 16, 0),
+    BUF_COPY(BENCH_STENCIL),
 };
 
 const bench_row_def *bench_rows(size_t *n) {
@@ -281,11 +366,11 @@ int bench_row_name_known(unsigned routines, const char *name) {
   static const struct {
     bench_routine routine;
     const char *name;
-  } peers[] = {{BENCH_GEMM, "cublas"},
-               {BENCH_GEMM, "cublas-tf32"},
-               {BENCH_GEMM, "clblast"},
-               {BENCH_TRANSPOSE, "cublas-geam"},
-               {BENCH_TRANSPOSE, "clblast"}};
+  } peers[] = {{BENCH_GEMM, "cublas"},        {BENCH_GEMM, "cublas-tf32"},
+               {BENCH_GEMM, "clblast"},       {BENCH_TRANSPOSE, "cublas-geam"},
+               {BENCH_TRANSPOSE, "clblast"},  {BENCH_VADD, "cublas-saxpy"},
+               {BENCH_VADD, "clblast-saxpy"}, {BENCH_REDUCE, "cub"},
+               {BENCH_REDUCE, "clblast-sum"}};
   if (bench_row_name_built(routines, name)) return 1;
   for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++)
     if ((routines & (1u << peers[i].routine)) && strcmp(peers[i].name, name) == 0) return 1;
@@ -296,6 +381,7 @@ int bench_row_runs_on(const bench_row_def *row, const bench_dev *dev) {
   switch (row->peer) {
     case BENCH_PEER_CUBLAS: return dev->backend == DUET_BACKEND_CUDA && peer_ready(row->peer);
     case BENCH_PEER_CLBLAST: return dev->backend == DUET_BACKEND_OPENCL && peer_ready(row->peer);
+    case BENCH_PEER_CUB: return dev->backend == DUET_BACKEND_CUDA;
     case BENCH_PEER_NONE: break;
   }
   return row->kind != BENCH_ROW_CPU;
@@ -337,7 +423,8 @@ void bench_rows_apply_reference(bench_result *r, size_t n) {
     }
     for (size_t j = i; j < end; j++) {
       r[j].reference = ref ? ref->variant : NULL;
-      r[j].vs_ref = ref && usable(&r[j]) ? ref->med / r[j].med : NAN;
+      /* rates, not times: a vector routine moves other bytes than its copy reference */
+      r[j].vs_ref = ref && usable(&r[j]) ? r[j].rate / ref->rate : NAN;
     }
     i = end;
   }

@@ -183,7 +183,7 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
     res->warmup = o->warmup;
     res->batch = o->batch;
     res->sets = job->nsets;
-    res->rate = bench_rate(res->routine, res->size, res->med);
+    res->rate = bench_row_rate(res->def, res->size, res->med);
   }
   free(t);
   return st;
@@ -280,6 +280,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
 int bench_cpu_sensible(const bench_host *h) {
   bench_size s = h->size;
   if (h->routine == BENCH_GEMM) return (uint64_t)s.m * s.n * s.k <= BENCH_CPU_GEMM_MACS;
+  /* the vector routines have no CPU rows */
   return h->routine == BENCH_TRANSPOSE && (uint64_t)s.m * s.n <= BENCH_CPU_MOVE_ELEMS;
 }
 
@@ -313,7 +314,7 @@ static void run_cpu_row(const bench_opts *o, const bench_host *h, const bench_ro
   res->reps = reps;
   res->warmup = warmup;
   res->sets = 1;
-  res->rate = bench_rate(res->routine, res->size, res->med);
+  res->rate = bench_row_rate(res->def, res->size, res->med);
 }
 
 static int cpu_row(const bench_row_def *row, bench_routine r) {

@@ -67,13 +67,24 @@ int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed,
     h->b_elems = s.k * s.n;
     h->out_elems = s.m * s.n;
   } else {
+    /* reduce's out holds n floats too, for its copy reference; the sum goes to out[0] */
     h->a_elems = h->out_elems = s.m * s.n;
+    if (r == BENCH_VADD) h->b_elems = s.m * s.n;
   }
   h->a = malloc(h->a_elems * sizeof(float));
   h->b = h->b_elems ? malloc(h->b_elems * sizeof(float)) : NULL;
   if (!h->a || (h->b_elems && !h->b)) return -1;
   bench_fill_random(h->a, h->a_elems, h->seed, 0, 0);
   if (h->b) bench_fill_random(h->b, h->b_elems, h->seed, 0, 1);
+  if (r == BENCH_REDUCE && verify) { /* the sum and the sum of magnitudes, in double */
+    h->nref = 2;
+    h->ref = calloc(2, sizeof *h->ref);
+    if (!h->ref) return -1;
+    for (size_t i = 0; i < h->a_elems; i++) {
+      h->ref[0] += h->a[i];
+      h->ref[1] += fabs(h->a[i]);
+    }
+  }
   if (r == BENCH_GEMM && verify) {
     if (s.m * s.n <= BENCH_SAMPLES || ((uint64_t)s.m * s.n * s.k <= BENCH_FULL_VERIFY_MACS &&
                                        s.m * s.n <= BENCH_FULL_VERIFY_ELEMS))
@@ -137,9 +148,69 @@ static void verify_move(const bench_host *h, int transposed, const float *out, b
              first_r, first_c, (double)got, (double)want);
 }
 
+static void verify_reduce(const bench_host *h, const float *out, bench_result *res) {
+  res->tol = BENCH_REDUCE_TOL;
+  res->error = h->ref[1] > 0 ? fabs(out[0] - h->ref[0]) / h->ref[1] : fabs(out[0] - h->ref[0]);
+  res->verdict = res->error <= BENCH_REDUCE_TOL ? BENCH_V_YES : BENCH_V_NO;
+  if (res->verdict == BENCH_V_NO)
+    snprintf(res->note, sizeof res->note, "sum %.9g, double %.9g: %.3g of sum |x| > %.0e",
+             (double)out[0], h->ref[0], res->error, BENCH_REDUCE_TOL);
+}
+
+/* Output i of the stencil as duet computes it: j = -r..r, one fmaf each, from 0. */
+static float stencil_at(const float *in, size_t n, unsigned r, size_t i) {
+  float acc = 0.0f;
+  for (unsigned j = 0; j <= 2 * r; j++) {
+    const size_t q = i + j; /* in[i + j - r], shifted by r to stay unsigned */
+    acc = fmaf(bench_stencil_weight(r, j), q >= r && q - r < n ? in[q - r] : 0.0f, acc);
+  }
+  return acc;
+}
+
+/* vadd and stencil: bit-exact against the CPU, at every output or (a large stencil) at both
+ * ends and random samples. */
+static void verify_elementwise(const bench_host *h, const bench_row_def *row, const float *out,
+                               bench_result *res) {
+  const size_t n = h->out_elems;
+  const unsigned r = (unsigned)row->variant >> 8;
+  const int sampled = row->check == BENCH_CHECK_STENCIL &&
+                      (double)n * (2 * r + 1) > (double)BENCH_STENCIL_FULL_MACS &&
+                      n > 2 * BENCH_SAMPLES;
+  uint64_t st = h->seed ^ 0x57e9c11u;
+  size_t bad = 0, first = 0, count = sampled ? 3 * BENCH_SAMPLES : n;
+  float got = 0, want = 0;
+  for (size_t s = 0; s < count; s++) {
+    const size_t i = !sampled                ? s
+                     : s < BENCH_SAMPLES     ? s
+                     : s < 2 * BENCH_SAMPLES ? n - 2 * BENCH_SAMPLES + s
+                                             : (size_t)(bench_splitmix(&st) % n);
+    const float w = row->check == BENCH_CHECK_VADD ? h->a[i] + h->b[i] : stencil_at(h->a, n, r, i);
+    if (memcmp(&out[i], &w, sizeof w) != 0 && bad++ == 0) {
+      first = i;
+      got = out[i];
+      want = w;
+    }
+  }
+  res->sampled = sampled;
+  res->tol = 0;
+  res->error = NAN;
+  res->verdict = bad ? BENCH_V_NO : BENCH_V_YES;
+  if (bad)
+    snprintf(res->note, sizeof res->note, "%zu of %zu elements differ, first at %zu: %g, not %g",
+             bad, count, first, (double)got, (double)want);
+}
+
 void bench_verify(const bench_host *h, const bench_row_def *row, const float *out,
                   bench_result *res) {
   switch (row->check) {
+    case BENCH_CHECK_REDUCE: verify_reduce(h, out, res); break;
+    case BENCH_CHECK_VADD:
+    case BENCH_CHECK_STENCIL: verify_elementwise(h, row, out, res); break;
+    case BENCH_CHECK_NONE:
+      res->verdict = BENCH_V_SKIPPED;
+      snprintf(res->note, sizeof res->note,
+               "in place (y += x): a bandwidth reference, not checked");
+      break;
     case BENCH_CHECK_GEMM: verify_gemm(h, out, row->tol, res); break;
     case BENCH_CHECK_TRANSPOSE: verify_move(h, 1, out, res); break;
     case BENCH_CHECK_COPY: verify_move(h, 0, out, res); break;

@@ -34,19 +34,21 @@ endif
 # duet's kernels (bench_raw_kernels.cu includes kernels_cu/'s files), compiled by the .cu.lo
 # rule of Makefile.am (which sees no per-target flags and tracks no dependencies: hence the
 # lines naming what they include).
-EXTRA_DIST += tools/bench_raw.cu tools/bench_raw_kernels.cu
+EXTRA_DIST += tools/bench_raw.cu tools/bench_raw_kernels.cu tools/peer_cub.cu
 if DUET_HAVE_CUDA
 noinst_LTLIBRARIES += tools/libbench_raw_cuda.la
 tools_libbench_raw_cuda_la_SOURCES =
-tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo tools/bench_raw_kernels.lo
-tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo tools/bench_raw_kernels.lo
+tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo tools/bench_raw_kernels.lo tools/peer_cub.lo
+tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo tools/bench_raw_kernels.lo \
+	tools/peer_cub.lo
+tools/peer_cub.lo: $(srcdir)/src/duet.h
 tools/bench_raw.lo tools/bench_raw_kernels.lo: $(srcdir)/tools/bench_raw.h $(srcdir)/src/duet.h \
 	$(srcdir)/src/duet_launch.h $(srcdir)/src/manifest.h $(srcdir)/src/duet_tunables.h
 tools/bench_raw_kernels.lo: $(srcdir)/kernels_cu/copy.cu $(srcdir)/kernels_cu/gemm.cu \
 	$(srcdir)/kernels_cu/transpose.cu $(srcdir)/kernels_cu/common.cuh \
 	$(srcdir)/kernels_cu/registry.h
 CLEANFILES += tools/bench_raw.lo tools/bench_raw.o tools/bench_raw_kernels.lo \
-	tools/bench_raw_kernels.o
+	tools/bench_raw_kernels.o tools/peer_cub.lo tools/peer_cub.o
 tools_duet_bench_LDADD += tools/libbench_raw_cuda.la $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 

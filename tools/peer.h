@@ -35,6 +35,15 @@ int peer_cublas_sgemm(peer_cublas *p, int tf32, size_t m, size_t n, size_t k, co
 /* out (cols x rows) = in^T (rows x cols), with cublasSgeam. */
 int peer_cublas_transpose(peer_cublas *p, size_t rows, size_t cols, const duet_buf *in,
                           duet_buf *out, char *err, size_t len);
+/* y += x over n floats (cublasSaxpy, alpha 1): reads two arrays and writes one, like vadd. */
+int peer_cublas_axpy(peer_cublas *p, size_t n, const duet_buf *x, duet_buf *y, char *err,
+                     size_t len);
+#endif
+
+#ifdef DUET_HAVE_CUDA
+/* CUB's DeviceReduce::Sum (tools/peer_cub.cu, compiled in with the CUDA half): out[0] = the sum
+ * of in[0, n). */
+int peer_cub_sum(duet_ctx *ctx, size_t n, const duet_buf *in, duet_buf *out, char *err, size_t len);
 #endif
 
 #ifdef DUET_HAVE_CLBLAST
@@ -48,6 +57,12 @@ int peer_clblast_sgemm(peer_clblast *p, size_t m, size_t n, size_t k, const duet
 /* With CLBlastSomatcopy. */
 int peer_clblast_transpose(peer_clblast *p, size_t rows, size_t cols, const duet_buf *in,
                            duet_buf *out, char *err, size_t len);
+/* y += x over n floats (CLBlastSaxpy, alpha 1). */
+int peer_clblast_axpy(peer_clblast *p, size_t n, const duet_buf *x, duet_buf *y, char *err,
+                      size_t len);
+/* out[0] = the sum of x[0, n) (CLBlastSsum). */
+int peer_clblast_sum(peer_clblast *p, size_t n, const duet_buf *x, duet_buf *out, char *err,
+                     size_t len);
 #endif
 
 #endif

@@ -15,6 +15,8 @@
 #define CLBLAST_FUNCTIONS(X) \
   X(CLBlastSgemm)            \
   X(CLBlastSomatcopy)        \
+  X(CLBlastSaxpy)            \
+  X(CLBlastSsum)             \
   X(CLBlastClearCache)
 
 static struct {
@@ -78,4 +80,18 @@ int peer_clblast_transpose(peer_clblast *p, size_t rows, size_t cols, const duet
       CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols, 1.0f, (cl_mem)duet_buf_native(in), 0,
       cols, (cl_mem)duet_buf_native(out), 0, rows, &p->queue, NULL);
   return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSomatcopy", s);
+}
+
+int peer_clblast_axpy(peer_clblast *p, size_t n, const duet_buf *x, duet_buf *y, char *err,
+                      size_t len) {
+  CLBlastStatusCode s = clblast.CLBlastSaxpy(n, 1.0f, (cl_mem)duet_buf_native(x), 0, 1,
+                                             (cl_mem)duet_buf_native(y), 0, 1, &p->queue, NULL);
+  return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSaxpy", s);
+}
+
+int peer_clblast_sum(peer_clblast *p, size_t n, const duet_buf *x, duet_buf *out, char *err,
+                     size_t len) {
+  CLBlastStatusCode s = clblast.CLBlastSsum(n, (cl_mem)duet_buf_native(out), 0,
+                                            (cl_mem)duet_buf_native(x), 0, 1, &p->queue, NULL);
+  return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSsum", s);
 }

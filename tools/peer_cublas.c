@@ -23,6 +23,7 @@
   X(cublasSetMathMode)      \
   X(cublasSgemm)            \
   X(cublasSgeam)            \
+  X(cublasSaxpy)            \
   X(cublasGetStatusName)
 
 static struct {
@@ -127,4 +128,14 @@ int peer_cublas_transpose(peer_cublas *p, size_t rows, size_t cols, const duet_b
                          (const float *)duet_buf_native(in), (int)cols, &beta, o, (int)rows, o,
                          (int)rows);
   return s == CUBLAS_STATUS_SUCCESS ? 0 : fail(err, len, "cublasSgeam", s);
+}
+
+int peer_cublas_axpy(peer_cublas *p, size_t n, const duet_buf *x, duet_buf *y, char *err,
+                     size_t len) {
+  if (!fits_int(n, 1, 1, err, len) || use_device(p->device, err, len)) return -1;
+  const float alpha = 1.0f;
+  cublasStatus_t s =
+      cublas.cublasSaxpy(p->handle, (int)n, &alpha, (const float *)duet_buf_native(x), 1,
+                         (float *)duet_buf_native(y), 1);
+  return s == CUBLAS_STATUS_SUCCESS ? 0 : fail(err, len, "cublasSaxpy", s);
 }
