@@ -3,14 +3,15 @@
 # Validation on the lent GPU machine (no libtool there): unpack the `make dist` tarball carried in
 # .carry/, build with both backends required, run the whole harness (CUDA, NVIDIA OpenCL and
 # PoCL), compute-sanitizer on every CUDA kernel, then the bench. Logs go to $OUT/logs.tar.gz.
-# usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune (default: all)
+# usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune coldstart
+# (default: all)
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
 repo=$PWD
 logs=$OUT/logs
 mkdir -p "$logs"
-stages=${*:-check sanitize bench tune}
+stages=${*:-check sanitize bench tune coldstart}
 has() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # NVIDIA's OpenCL is installed but not registered; PoCL is.
@@ -127,5 +128,15 @@ if has tune; then
     DUET_TUNE=$spec tools/duet-bench $routine --backend opencl --variant $variants --sizes $sizes \
       2>/dev/null | tee "$logs/tune-$routine-$tag.txt"
   done
+fi
+# A fresh process's context and first fast 1024^3 sgemm with the program cache cold, warm and
+# off, and a second context's (docs/results/cache.md); NVIDIA's own cache off, so that a cold
+# build is a real one. DUET_VERBOSE=1 says where each program came from and how long it took.
+if has coldstart; then
+  echo "=== coldstart"
+  CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 DUET_OPENCL_PLATFORM=NVIDIA tools/duet-coldstart -b opencl \
+    -n ${COLDSTART_N:-1024} 2>&1 | tee "$logs/coldstart-opencl.txt"
+  CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 tools/duet-coldstart -b cuda -n ${COLDSTART_N:-1024} 2>&1 |
+    tee "$logs/coldstart-cuda.txt"
 fi
 cd "$OUT" && tar -czf logs.tar.gz logs && rm -rf logs

@@ -162,8 +162,14 @@ typedef struct duet_ctx duet_ctx;
  * The OpenCL backend opens the ICD loader at run time, once per process: `libOpenCL.so.1`, or
  * the file or path `$DUET_OPENCL_LIBRARY` names. Where it cannot be opened or lacks a function,
  * OpenCL has no device: #DUET_ENODEV, and the last error names the file and the loader's reason.
- * OpenCL kernels build on first use; with `$DUET_OPENCL_WERROR=1` a build whose log has a
- * warning fails with #DUET_EBUILD (CI sets it, to keep the kernels warning-free).
+ * OpenCL kernels build on first use, each kernel alone; with `$DUET_OPENCL_WERROR=1` a build
+ * whose log has a warning fails with #DUET_EBUILD (CI sets it, to keep the kernels
+ * warning-free). Contexts open on one OpenCL device share its cl_context and every program
+ * built on it, so a second context builds nothing the open ones built. A program not in memory
+ * comes from the disk cache when an earlier process stored it there: `$DUET_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/duet`, else `~/.cache/duet`; `DUET_CACHE_DIR=off` turns it off. An entry is
+ * keyed by the source, the options, the device, its driver and duet's version; one that is
+ * damaged or stale is built again, and a directory that cannot be written only costs the cache.
  * @param[out] ctx the new context; NULL on failure.
  * @param b the backend, or #DUET_BACKEND_AUTO.
  * @param device the device number within the backend; < 0 means `$DUET_DEVICE`, else 0.
@@ -503,6 +509,8 @@ DUET_EXTERN duet_arg duet_arg_f32(float v);
  * device's architecture (`--gpu-architecture=sm_XY`), loading the machine code it gives.
  * NVRTC is opened at run time: `$DUET_NVRTC_LIBRARY` if set, else `libnvrtc.so.13`,
  * `libnvrtc.so.12`, `libnvrtc.so`; without it, #DUET_EUNSUPPORTED names the files tried.
+ * On OpenCL the built program goes through the program cache of duet_ctx_create(): shared
+ * with the contexts open on the device, and stored on disk for later processes.
  * Kernels are looked up by name at their first duet_launch().
  * @param ctx the context.
  * @param source the kernel source, NUL-terminated.

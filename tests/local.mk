@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Tests, included by the top-level Makefile.am: one harness library that every program links,
-# built by `make check` alone, and eleven programs run by automake's parallel driver (exit 77 =
+# built by `make check` alone, and thirteen programs run by automake's parallel driver (exit 77 =
 # SKIP). Each prints one line per case and a final "harness: N passed, N failed, N skipped"
 # that CI sums over tests/*.log.
 # Headers come from the global AM_CPPFLAGS (-I$(top_srcdir)/src).
@@ -11,7 +11,8 @@ check_LIBRARIES = %reldir%/libharness.a
 
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
-	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course
+	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course \
+	%reldir%/test_cache
 TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
@@ -48,6 +49,8 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_course_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_course_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_course_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+%canon_reldir%_test_cache_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_cache_LDADD = $(%canon_reldir%_harness_ldadd)
 
 # The examples of kernels of your own (examples/*.c, each one source run on every device and
 # checked against the CPU) run as tests too: on PoCL in CI. They exit 0, 1 or 77 and print one
