@@ -386,7 +386,8 @@ DUET_EXTERN int duet_host_alloc(duet_ctx *ctx, size_t bytes, void **ptr);
  * Frees memory from duet_host_alloc(). Work still queued on it must have finished. A pointer
  * that duet_host_alloc() did not return (or one already freed, or one of another family) is
  * refused: nothing is freed, and duet_ctx_last_error(ctx) says why.
- * @param ctx a context of the family the memory was allocated on.
+ * @param ctx a context of the family the memory was allocated on, not yet destroyed (so free
+ *        pinned memory before the family's last context; until then it holds the family open).
  * @param ptr the memory; NULL is fine.
  */
 DUET_EXTERN void duet_host_free(duet_ctx *ctx, void *ptr);
