@@ -682,10 +682,11 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units`
  * work-groups share the last tiles' k iterations (fast_stream_k; `work` their partial products,
- * `flags` their tickets; units_epoch: the units in its low 32 bits, the call's epoch above). Its own kernels, as in CUDA, where one function for both grids cost the
- * tiled one 4% at 4096, and one per transpose combination, named for it (ta and tb, passed so
- * that every fast kernel takes one argument list, must be the name's): in one function for all
- * four, CUDA's stream-K kernel ran 5% slower at 2048 (H100). */
+ * `flags` their tickets; units_epoch: the units in its low 32 bits, the call's epoch above). Its
+ * own kernels, as in CUDA, where one function for both grids cost the tiled one 4% at 4096, and
+ * one per transpose combination, named for it (ta and tb, passed so that every fast kernel takes
+ * one argument list, must be the name's): in one function for all four, CUDA's stream-K kernel
+ * ran 5% slower at 2048 (H100). */
 #define FAST_SK_KERNEL(NAME, KA, KB)                                                              \
   __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void NAME(                        \
       int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,   \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Argument checks shared by every routine. */
 #include <stdint.h>
+#include <string.h>
 
 #include "duet_internal.h"
 
@@ -49,5 +50,15 @@ int duet__check_vector(const duet_ctx *ctx, const char *func, const char *what, 
   if (n > buf->bytes / sizeof(float))
     return duet__fail(ctx, DUET_EINVAL, "%s: buffer %s holds %zu bytes, but %zu floats need more",
                       func, what, buf->bytes, n);
+  return DUET_OK;
+}
+
+int duet__parse_count(const char *s, size_t n, long max, long *v) {
+  *v = 0;
+  if (n == 0 || strspn(s, "0123456789") < n) return DUET_EINVAL;
+  for (size_t i = 0; i < n; i++) {
+    *v = *v * 10 + (s[i] - '0');
+    if (*v > max) return DUET_EINVAL;
+  }
   return DUET_OK;
 }

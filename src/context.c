@@ -113,11 +113,8 @@ static int resolve_device(int device, int *out) {
     *out = 0;
     return DUET_OK;
   }
-  char *end;
-  errno = 0;
-  long v = strtol(env, &end, 10);
-  /* Digits only: strtol would also take " 0" and "+0". */
-  if (strspn(env, "0123456789") != strlen(env) || errno || *end || end == env || v > INT_MAX)
+  long v;
+  if (duet__parse_count(env, strlen(env), INT_MAX, &v))
     return duet__fail(NULL, DUET_EINVAL,
                       "duet_ctx_create: DUET_DEVICE='%s' is not a non-negative device number", env);
   *out = (int)v;

@@ -22,7 +22,11 @@
  *   each function's documentation names what else it checks. Bad input returns #DUET_EINVAL (or
  *   the code named there), writes nothing through any output pointer unless the documentation
  *   says so (duet_ctx_create() sets *ctx to NULL), never touches device memory, never aborts or
- *   exits, and leaves the context usable. The library prints nothing unless `DUET_VERBOSE=1`.
+ *   exits, and leaves the context usable. The library prints nothing unless `DUET_VERBOSE=1`;
+ *   what a vendor's kernel compiler writes itself is not the library's to silence: PoCL prints
+ *   "1 error generated." on stderr when an OpenCL kernel group fails to build (the build log is
+ *   in the last-error text too). Redirecting the process's stderr around a build would hide
+ *   other threads' output, so the library does not.
  * - Thread safety: a context, and its buffers and events, belong to one host thread at a time.
  *   Different threads may create and use their own contexts at the same time, first contexts
  *   included, and so may the contexts of one family (each thread its own member; a buffer
@@ -173,9 +177,10 @@ typedef struct duet_ctx duet_ctx;
  * @param[out] ctx the new context; NULL on failure.
  * @param b the backend, or #DUET_BACKEND_AUTO.
  * @param device the device number within the backend; < 0 means `$DUET_DEVICE`, else 0.
- * @return #DUET_OK or a negative #duet_status, e.g. #DUET_ENOTBUILT, #DUET_ENODEV, or
- *         #DUET_EUNSUPPORTED for a kernel's value in `$DUET_TUNE` on CUDA; why is in
- *         duet_ctx_last_error(NULL).
+ * @return #DUET_OK or a negative #duet_status, e.g. #DUET_ENOTBUILT, #DUET_ENODEV,
+ *         #DUET_EINVAL for a `$DUET_TUNE` that is not NAME=V,... or breaks a tunable's rule
+ *         (see duet_tuning_set_name()), or #DUET_EUNSUPPORTED for a kernel's value in
+ *         `$DUET_TUNE` on CUDA; why is in duet_ctx_last_error(NULL).
  */
 DUET_EXTERN int duet_ctx_create(duet_ctx **ctx, duet_backend b, int device);
 /**
@@ -252,8 +257,12 @@ DUET_EXTERN int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info);
  * database with a set of values per kind of device. A context takes the set for its device, or
  * the one `$DUET_TUNING` names; `$DUET_TUNE="NAME=V,NAME=V"` overrides single values: on OpenCL
  * any (the kernels are compiled at run time), on CUDA only those that steer the core's plans
- * (e.g. GEMM_FAST_STRIPS, GEMM_PACK_MIN_INTENSITY; its kernels are compiled ahead for each set,
- * and a kernel's value gives #DUET_EUNSUPPORTED).
+ * (e.g. GEMM_FAST_STRIPS, GEMM_PACK_MIN_INTENSITY, GEMM_FAST_BIG_PCT; its kernels are compiled
+ * ahead for each set, and a kernel's value gives #DUET_EUNSUPPORTED). Each V is digits only
+ * (no blank, sign or base), 1..4096 (0 where 0 means off). The values in force must keep the
+ * rules the kernels assume, listed next to each tunable in the database (for example
+ * TRANSPOSE_ROWS divides TRANSPOSE_TILE, GEMM_SKINNY_S is at most 32): duet_ctx_create() fails
+ * with #DUET_EINVAL naming the rule broken.
  * @param i 0, 1, ...
  * @return the i-th set's name; NULL past the last (and for i < 0).
  */
@@ -627,7 +636,10 @@ typedef enum {
 
 /** The SGEMM kernels; more variants may be appended, and AUTO picks the best that exists. */
 typedef enum {
-  DUET_GEMM_AUTO = 0,  /**< the best variant for the device and shape */
+  /** the best variant for the device and shape that this device can run: where a variant's
+   * plan has a kernel that its device cannot take (a block too large) or that fails to build,
+   * the next one computes the call */
+  DUET_GEMM_AUTO = 0,
   DUET_GEMM_NAIVE,     /**< one element of C per thread, straight from global memory */
   DUET_GEMM_COALESCED, /**< as naive, with threads mapped so that loads coalesce */
   DUET_GEMM_TILED,     /**< square tiles of A and B staged through shared memory */
@@ -646,7 +658,9 @@ typedef enum {
  * Row-major C = alpha * op(A) * op(B) + beta * C, with op(A) m x k and op(B) k x n; enqueued.
  *
  * BLAS semantics: m == 0 or n == 0 is a no-op; k == 0 or alpha == 0 gives C = beta*C without
- * reading A or B; beta == 0 never reads C.
+ * reading A or B; beta == 0 never reads C. Every variant applies alpha and beta once, to the
+ * whole dot product (split-K too), so alpha = inf or 3e38 gives what float arithmetic gives for
+ * alpha * (A B) + beta * C: inf, or 1.5e38 where the product is 0.5, never a NaN of its own.
  * @param ctx the context.
  * @param v the variant.
  * @param ta whether A is transposed.

@@ -148,7 +148,7 @@ struct duet_ctx {
   /* Scratch device memory for multi-launch routines, one region per use, grown on demand. */
   void *arena[DUET__ARENA_COUNT];
   size_t arena_bytes[DUET__ARENA_COUNT];
-  int sk_epoch; /* the last stream-K launch's epoch (duet__arena_epoch) */
+  int sk_epoch;                   /* the last stream-K launch's epoch (duet__arena_epoch) */
   duet__description *description; /* set: calls record their launches there (duet__describe) */
   /* References that hold the context open, atomically counted (a family's members may release
    * its root from other threads): the caller's until duet_ctx_destroy, and one per buffer,
@@ -279,6 +279,10 @@ int duet__check_ctx(const duet_ctx *ctx, const char *func);
 /* A buffer of ctx that holds at least n floats. */
 int duet__check_vector(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
                        size_t n);
+/* The number in the first n characters of s, digits only (no sign, blank or base: strtol would
+ * take " 16" and "+16"), into *v; DUET_EINVAL, recording nothing, where there is none or it
+ * exceeds max. For the environment's numbers (DUET_DEVICE, DUET_TUNE). */
+int duet__parse_count(const char *s, size_t n, long max, long *v);
 int duet__check_matrix(const duet_ctx *ctx, const char *func, const char *what, const duet_buf *buf,
                        size_t rows, size_t cols, size_t ld);
 

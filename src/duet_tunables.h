@@ -82,13 +82,50 @@
  * tiles that need fewer registers (padded at 32 x 32, without the float4 loads that lose at that
  * tile on the H100).
  */
+/* The rules the kernels assume of the values, each next to the row of its tunable (the last of
+ * those it names): DUET__RULE(NAME, condition, text), the condition over T(NAME), the value in
+ * force. The core checks them where a set, a refinement or a DUET_TUNE override is applied
+ * (src/tuning.c: DUET_EINVAL naming the rule), and checks every set of this table against them
+ * when it compiles. They assume every value at least 1 (0 where 0 means off), which DUET_TUNE's
+ * parser checks first; a rule is read only where those before it hold (so the divisions here
+ * never divide by 0). A value that only makes a block too large for a device is no rule's
+ * business: the launch says DUET_EUNSUPPORTED. Expanded to nothing unless a reader defines it. */
+#define DUET__RULE(name, ok, text)
+/* register: its work-items, (BM / TM) x (BN / TN) */
+#define DUET__REG_NT ((T(GEMM_REG_BM) / T(GEMM_REG_TM)) * (T(GEMM_REG_BN) / T(GEMM_REG_TN)))
+/* fast, at either tile (P: GEMM_FAST_ or GEMM_FAST_SMALL_); kernels_cl/gemm_fast.cl states them
+ * (the #error checks there build-fail the same values, without naming the rule) */
+#define DUET__FAST_NT(P) (32 * (T(P##BM) / T(P##WM)) * (T(P##BN) / T(P##WN)))
+#define DUET__FAST_RULES(P)                                                                    \
+  DUET__RULE(P##TM, T(P##TM) % 4 == 0 && T(P##TN) % 4 == 0 && T(P##BK) % 4 == 0,                \
+             #P "TM, " #P "TN and " #P "BK are multiples of 4 (4 x 4 pieces, float4 loads)")    \
+  DUET__RULE(P##WM, T(P##WM) % T(P##TM) == 0 && T(P##WN) % T(P##TN) == 0,                       \
+             #P "TM divides " #P "WM and " #P "TN divides " #P "WN (rows or columns of C would " \
+             "never be stored)")                                                               \
+  DUET__RULE(P##WN, (T(P##WM) / T(P##TM)) * (T(P##WN) / T(P##TN)) == 32,                        \
+             "(" #P "WM / " #P "TM) * (" #P "WN / " #P "TN) is 32, a warp's lanes")             \
+  DUET__RULE(P##BM, T(P##BM) % T(P##WM) == 0 && T(P##BN) % T(P##WN) == 0,                       \
+             #P "WM divides " #P "BM and " #P "WN divides " #P "BN (warp tiles tile the block)") \
+  DUET__RULE(P##BN, DUET__FAST_NT(P) % (T(P##BM) / 4) == 0 &&                                   \
+                        DUET__FAST_NT(P) % (T(P##BN) / 4) == 0,                                 \
+             #P "BM / 4 and " #P "BN / 4 divide the work-group, 32 * (BM / WM) * (BN / WN)")    \
+  DUET__RULE(P##BK, T(P##BM) * T(P##BK) / 4 % DUET__FAST_NT(P) == 0 &&                          \
+                        T(P##BN) * T(P##BK) / 4 % DUET__FAST_NT(P) == 0,                        \
+             #P "BM * " #P "BK / 4 and " #P "BN * " #P "BK / 4 are multiples of the "          \
+             "work-group (each work-item loads whole float4 groups)")
+
 // clang-format off
 #define DUET__TUNABLES(X)                 \
   X(TRANSPOSE_TILE,          32,  32,  32) \
   X(TRANSPOSE_ROWS,           8,   8,   4) \
+  DUET__RULE(TRANSPOSE_ROWS, T(TRANSPOSE_TILE) % T(TRANSPOSE_ROWS) == 0,                           \
+             "TRANSPOSE_ROWS divides TRANSPOSE_TILE (copy, scale and the tiled transposes step a " \
+             "tile by it)")                                                                        \
   X(TRANSPOSE_BAND,          32,   8,  32) \
   X(TRANSPOSE_PADDED_TILE,   32,  64,  32) \
   X(TRANSPOSE_PADDED_ROWS,    8,   8,   4) \
+  DUET__RULE(TRANSPOSE_PADDED_ROWS, T(TRANSPOSE_PADDED_TILE) % T(TRANSPOSE_PADDED_ROWS) == 0,      \
+             "TRANSPOSE_PADDED_ROWS divides TRANSPOSE_PADDED_TILE")                                \
   X(TRANSPOSE_PADDED_BAND,   32,  32,  32) \
   X(TRANSPOSE_VEC,            0,   1,   0) \
   X(TRANSPOSE_WIDE_TILE,    128, 128,  64) \
@@ -102,6 +139,14 @@
   X(GEMM_REG_BK,              8,   8,   8) \
   X(GEMM_REG_TM,              4,   8,   4) \
   X(GEMM_REG_TN,              4,   8,   4) \
+  DUET__RULE(GEMM_REG_TM, T(GEMM_REG_BM) % T(GEMM_REG_TM) == 0 &&                                  \
+                 T(GEMM_REG_BN) % T(GEMM_REG_TN) == 0,                                             \
+             "GEMM_REG_TM divides GEMM_REG_BM and GEMM_REG_TN divides GEMM_REG_BN (rows or "       \
+             "columns of C would never be stored)")                                                \
+  DUET__RULE(GEMM_REG_BK, T(GEMM_REG_BM) * T(GEMM_REG_BK) % DUET__REG_NT == 0 &&                   \
+                 T(GEMM_REG_BK) * T(GEMM_REG_BN) % DUET__REG_NT == 0,                              \
+             "GEMM_REG_BM * GEMM_REG_BK and GEMM_REG_BK * GEMM_REG_BN are multiples of the (BM / " \
+             "TM) * (BN / TN) work-items (each loads whole shares of the tiles)")                  \
   X(GEMM_FAST_BM,           128, 256,  64) \
   X(GEMM_FAST_BN,           128, 128,  64) \
   X(GEMM_FAST_BK,             8,   8,   8) \
@@ -110,6 +155,7 @@
   X(GEMM_FAST_TM,             8,  16,   8) \
   X(GEMM_FAST_TN,             8,   8,   8) \
   X(GEMM_FAST_BAND,          16,   8,  16) \
+  DUET__FAST_RULES(GEMM_FAST_) \
   X(GEMM_FAST_SMALL_BM,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BN,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BK,       8,   8,   8) \
@@ -118,6 +164,7 @@
   X(GEMM_FAST_SMALL_TM,       8,   8,   8) \
   X(GEMM_FAST_SMALL_TN,       8,   8,   8) \
   X(GEMM_FAST_SMALL_BAND,    16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_SMALL_) \
   X(GEMM_FAST_BIG_PCT,       75,  75,  75) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_MIN_K,      256, 256, 256) \
@@ -126,14 +173,26 @@
   X(GEMM_FAST_STREAMK,        5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \
   X(GEMM_SKINNY_S,            4,   4,   4) \
+  DUET__RULE(GEMM_SKINNY_S, T(GEMM_SKINNY_S) <= 32,                                                \
+             "GEMM_SKINNY_S is at most 32 (skinny-dot sums a strip's outputs in the 32 lanes of "  \
+             "a warp)")                                                                            \
   X(GEMM_FAST_SKINNY,         1,   1,   1) \
   X(VADD_BLOCK,             256, 256, 256) \
   X(VADD_PER_CU,              8,   8,1024) \
   X(REDUCE_BLOCK,           256, 256, 256) \
+  DUET__RULE(REDUCE_BLOCK, (T(REDUCE_BLOCK) & (T(REDUCE_BLOCK) - 1)) == 0 &&                       \
+                 T(REDUCE_BLOCK) >= 64 && T(REDUCE_BLOCK) <= 1024,                                 \
+             "REDUCE_BLOCK is a power of two from 64 to 1024 (the tree halves it; one warp "       \
+             "sums the warps' partials)")                                                          \
   X(REDUCE_PER_CU,            4,   8,   4) \
   X(REDUCE_UNROLL,            4,   4,   2) \
   X(STENCIL_BLOCK,          256, 256, 256) \
+  DUET__RULE(STENCIL_BLOCK, T(STENCIL_BLOCK) >= 33,                                                \
+             "STENCIL_BLOCK is at least 33 (shared loads the 2 * 16 + 1 weights of the largest "   \
+             "radius one per work-item)")                                                          \
   X(STENCIL_VEC,              8,   8,   8) \
+  DUET__RULE(STENCIL_VEC, T(STENCIL_VEC) % 4 == 0,                                                 \
+             "STENCIL_VEC is a multiple of 4 (register loads its window as float4s)")              \
   X(STENCIL_PER_CU,           4,   4,   4) \
   X(STENCIL_AUTO,             3,   3,   3)
 // clang-format on

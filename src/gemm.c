@@ -313,10 +313,14 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   const size_t blocks = skinny ? skinny_blocks(ctx, q) : 0;
   add_step(p, q->kernel, q->rows, q->cols, q->splits, blocks, args, DUET__COUNT(args));
   if (!split) return;
-  const duet__arg reduce[] = {duet__arg_i64(q->rows),  duet__arg_i64(q->cols),
-                              duet__arg_i32((int)q->splits), work_mem,
-                              duet__arg_f32(f->alpha), duet__arg_f32(f->beta),
-                              c->mem,                  duet__arg_i64(c_off),
+  const duet__arg reduce[] = {duet__arg_i64(q->rows),
+                              duet__arg_i64(q->cols),
+                              duet__arg_i32((int)q->splits),
+                              work_mem,
+                              duet__arg_f32(f->alpha),
+                              duet__arg_f32(f->beta),
+                              c->mem,
+                              duet__arg_i64(c_off),
                               duet__arg_i64(c->ld)};
   add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, 0, reduce, DUET__COUNT(reduce));
 }

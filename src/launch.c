@@ -217,10 +217,9 @@ static int zero_flags(duet_ctx *ctx, void *mem, size_t bytes) {
 
 int duet__arena_epoch(duet_ctx *ctx, int epochs, int *epoch) {
   if (ctx->sk_epoch >= epochs) {
-    int status = ctx->arena[DUET__ARENA_FLAGS]
-                     ? zero_flags(ctx, ctx->arena[DUET__ARENA_FLAGS],
-                                  ctx->arena_bytes[DUET__ARENA_FLAGS])
-                     : DUET_OK;
+    int status = ctx->arena[DUET__ARENA_FLAGS] ? zero_flags(ctx, ctx->arena[DUET__ARENA_FLAGS],
+                                                            ctx->arena_bytes[DUET__ARENA_FLAGS])
+                                               : DUET_OK;
     if (status) return status;
     ctx->sk_epoch = 0;
   }

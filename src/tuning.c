@@ -75,6 +75,43 @@ static uint64_t kernel_tunables(void) {
   return used;
 }
 
+/* The rules next to the database's rows (DUET__RULE in src/duet_tunables.h): the first that the
+ * values t break, as "NAME: text", or NULL. */
+static const char *broken_rule(const int *t) {
+#define T(name) t[DUET__T_##name]
+#undef DUET__RULE
+#define DUET__RULE(name, ok, text) \
+  if (!(ok)) return #name ": " text;
+#define DUET__NO_ROW(...)
+  DUET__TUNABLES(DUET__NO_ROW)
+  return NULL;
+#undef T
+#undef DUET__RULE
+#define DUET__RULE(name, ok, text)
+}
+
+/* Every set of the database keeps the rules, checked as the library compiles: a column's values
+ * as constants (three sets, as DUET__FOR_EACH_SET has it), each rule asserted over each. */
+#define DUET__SET_VALUES(name, v0, v1, v2) \
+  DUET__V0_##name = (v0), DUET__V1_##name = (v1), DUET__V2_##name = (v2),
+enum { DUET__TUNABLES(DUET__SET_VALUES) DUET__V_END };
+#undef DUET__SET_VALUES
+#undef DUET__RULE
+#define DUET__RULE(name, ok, text) \
+  _Static_assert(ok, "a tuning set breaks the rule " #name ": " text);
+#define T(name) DUET__V0_##name
+DUET__TUNABLES(DUET__NO_ROW)
+#undef T
+#define T(name) DUET__V1_##name
+DUET__TUNABLES(DUET__NO_ROW)
+#undef T
+#define T(name) DUET__V2_##name
+DUET__TUNABLES(DUET__NO_ROW)
+#undef T
+#undef DUET__RULE
+#define DUET__RULE(name, ok, text)
+#undef DUET__NO_ROW
+
 /* Tunables whose 0 means "off" or "always" rather than nothing. */
 static int zero_allowed(int t) {
   return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_TRANSPOSE_VEC ||
@@ -99,10 +136,8 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
     if (t < 0)
       return duet__fail(ctx, DUET_EINVAL, "%s='%s': '%.*s' is not NAME=VALUE with a known NAME", F,
                         spec, (int)(end - p), p);
-    char *stop;
-    errno = 0;
-    long v = strtol(eq + 1, &stop, 10);
-    if (errno || stop != end || eq + 1 == end || v < 0 || v > 4096 || (v == 0 && !zero_allowed(t)))
+    long v;
+    if (duet__parse_count(eq + 1, (size_t)(end - eq - 1), 4096, &v) || (v == 0 && !zero_allowed(t)))
       return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in %d..4096", F, spec,
                         tunable_names[t], zero_allowed(t) ? 0 : 1);
     if (built_in >> t & 1)
@@ -134,7 +169,15 @@ int duet__tuning_resolve(duet_ctx *ctx) {
         (ctx->caps.runtime_compile || !(kernel_tunables() >> refinements[r].tunable & 1)))
       ctx->tun[refinements[r].tunable] = refinements[r].value;
   const char *spec = duet__getenv("DUET_TUNE");
-  return spec ? apply_overrides(ctx, spec) : DUET_OK;
+  int status = spec ? apply_overrides(ctx, spec) : DUET_OK;
+  const char *rule = status ? NULL : broken_rule(ctx->tun);
+  if (rule)
+    return duet__fail(
+        ctx, DUET_EINVAL,
+        "duet_ctx_create: the tunables of set %s%s%s%s break the rule %s (src/duet_tunables.h)",
+        set_names[ctx->set], spec ? " with DUET_TUNE='" : "", spec ? spec : "", spec ? "'" : "",
+        rule);
+  return status;
 }
 
 char *duet__group_options(const duet_ctx *ctx, duet__group g) {

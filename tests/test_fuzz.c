@@ -208,8 +208,8 @@ static void fuzz_sgemm(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t)
             harness_expect(c, 0,
                            "sgemm v=%d %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g: C(%zu,%zu) = "
                            "%.9g, want alpha * %.9g + beta * %.9g",
-                           v, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, beta, i, j, got,
-                           ref, c0);
+                           v, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, beta, i, j, got, ref,
+                           c0);
             i = m;
             break;
           }

@@ -6,7 +6,9 @@
  *     context, whose flags the first call must not have left dirty; and flags that a launch
  *     which failed half-way left behind (the DUET_TEST_STALE_FLAGS hook);
  *   - split-K's alpha applied once, to the sum (fast's small tile, skinny, skinny-dot);
- *   - AUTO on a device limited to 128 work-items, and with fast's group failing to build.
+ *   - AUTO on a device limited to 128 work-items, and with fast's group failing to build;
+ *   - DUET_TUNE values that break a rule of the tuning database (one case per rule), and
+ *     DUET_TUNE's numbers parsed digits only, as DUET_DEVICE's.
  * PoCL takes its compute units from POCL_MAX_PTHREAD_COUNT when it starts, so this program sets
  * it to 5 before anything touches OpenCL (it overrides the caller's value). On other devices the
  * cases whose plan the device does not take say SKIP. */
@@ -57,9 +59,8 @@ static int plan_has(duet_ctx *ctx, const gemm_call *g, duet_buf *a, size_t lda, 
 static void run_gemm(const harness_dev *dev, duet_ctx *ctx, const gemm_call *g) {
   harness_case c;
   harness_case_begin(&c, dev, "sgemm %s %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g%s%s",
-                     duet_gemm_variant_name(g->v), g->ta ? 'T' : 'N', g->tb ? 'T' : 'N', g->m,
-                     g->n, g->k, g->alpha, g->beta, g->want ? " plan " : "",
-                     g->want ? g->want : "");
+                     duet_gemm_variant_name(g->v), g->ta ? 'T' : 'N', g->tb ? 'T' : 'N', g->m, g->n,
+                     g->k, g->alpha, g->beta, g->want ? " plan " : "", g->want ? g->want : "");
   const size_t ar = g->ta ? g->k : g->m, ac = g->ta ? g->m : g->k;
   const size_t br = g->tb ? g->n : g->k, bc = g->tb ? g->k : g->n;
   const size_t na = ar * ac, nb = br * bc, nc = g->m * g->n;
@@ -101,8 +102,8 @@ static void run_gemm(const harness_dev *dev, duet_ctx *ctx, const gemm_call *g) 
       }
       const float c0 = hc[i * g->n + j], out = got[i * g->n + j];
       if (!harness_sgemm_element_ok(sum, mag, g->k, g->alpha, g->beta, c0, out, 1e-5) && !bad++)
-        harness_case_fail(&c, "C(%zu,%zu) = %.9g, want %g * %.9g + %g * %.9g", i, j, out,
-                          g->alpha, sum, g->beta, c0);
+        harness_case_fail(&c, "C(%zu,%zu) = %.9g, want %g * %.9g + %g * %.9g", i, j, out, g->alpha,
+                          sum, g->beta, c0);
     }
   harness_expect(&c, !bad, "%zu of %zu elements wrong", bad, nc);
 done:
@@ -117,14 +118,18 @@ freed:
   free(got);
 }
 
+static int create_with(duet_ctx **ctx, const harness_dev *dev, const char *name,
+                       const char *value) {
+  return harness_create_with_env(ctx, name, value, dev->backend, dev->device);
+}
+
 /* A context with one environment variable set while it is created, labelled with it. */
 static int make_ctx(const harness_dev *dev, harness_dev *d, const char *name, const char *value) {
   harness_case c;
   *d = *dev;
   harness_case_begin(&c, dev, "duet_ctx_create %s=%s", name, value);
-  int ok = harness_expect_status(
-      &c, harness_create_with_env(&d->ctx, name, value, dev->backend, dev->device), DUET_OK, NULL,
-      "duet_ctx_create");
+  int ok = harness_expect_status(&c, create_with(&d->ctx, dev, name, value), DUET_OK, NULL,
+                                 "duet_ctx_create");
   harness_case_end(&c);
   snprintf(d->label, sizeof d->label, "%.40s@%.20s", dev->label, value);
   return ok;
@@ -243,6 +248,99 @@ static void auto_broken_group(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* DUET_TUNE values that built, ran and returned DUET_OK with a wrong C before the rules next to
+ * the database's rows: one per rule, each breaking that rule alone (on the cpu set and the
+ * others), refused at context creation with the rule's name. The kernels' values are OpenCL's
+ * to override (CUDA compiles its sets ahead of time; the library's build checks those sets
+ * against the rules). */
+static const struct {
+  const char *spec, *rule;
+} broken[] = {
+    {"TRANSPOSE_ROWS=12", "TRANSPOSE_ROWS"},
+    {"TRANSPOSE_PADDED_ROWS=5", "TRANSPOSE_PADDED_ROWS"},
+    {"GEMM_REG_BM=30", "GEMM_REG_TM"},
+    {"GEMM_REG_BK=7", "GEMM_REG_BK"},
+    {"GEMM_FAST_TM=12,GEMM_FAST_TN=4", "GEMM_FAST_WM"},
+    {"GEMM_FAST_BK=6", "GEMM_FAST_TM"},
+    {"GEMM_FAST_WM=32,GEMM_FAST_TM=8,GEMM_FAST_WN=32,GEMM_FAST_TN=8", "GEMM_FAST_WN"},
+    {"GEMM_FAST_BM=80,GEMM_FAST_WM=32,GEMM_FAST_TM=8", "GEMM_FAST_BM"},
+    {"GEMM_FAST_BM=256,GEMM_FAST_WM=256,GEMM_FAST_TM=16,GEMM_FAST_BN=16,GEMM_FAST_WN=16",
+     "GEMM_FAST_BN"},
+    {"GEMM_FAST_BM=96,GEMM_FAST_WM=32,GEMM_FAST_TM=8,GEMM_FAST_BN=64,GEMM_FAST_WN=64,GEMM_FAST_TN="
+     "8,GEMM_FAST_BK=8",
+     "GEMM_FAST_BK"},
+    {"GEMM_FAST_SMALL_TM=12,GEMM_FAST_SMALL_TN=4", "GEMM_FAST_SMALL_WM"},
+    {"GEMM_FAST_SMALL_BK=6", "GEMM_FAST_SMALL_TM"},
+    {"GEMM_FAST_SMALL_WM=32,GEMM_FAST_SMALL_TM=8,GEMM_FAST_SMALL_WN=32,GEMM_FAST_SMALL_TN=8",
+     "GEMM_FAST_SMALL_WN"},
+    {"GEMM_FAST_SMALL_BM=80,GEMM_FAST_SMALL_WM=32,GEMM_FAST_SMALL_TM=8", "GEMM_FAST_SMALL_BM"},
+    {"GEMM_FAST_SMALL_BM=256,GEMM_FAST_SMALL_WM=256,GEMM_FAST_SMALL_TM=16,GEMM_FAST_SMALL_BN=16,"
+     "GEMM_FAST_SMALL_WN=16",
+     "GEMM_FAST_SMALL_BN"},
+    {"GEMM_FAST_SMALL_BM=96,GEMM_FAST_SMALL_WM=32,GEMM_FAST_SMALL_TM=8,GEMM_FAST_SMALL_BN=64,GEMM_"
+     "FAST_SMALL_WN=64,GEMM_FAST_SMALL_TN=8,GEMM_FAST_SMALL_BK=8",
+     "GEMM_FAST_SMALL_BK"},
+    {"GEMM_SKINNY_S=33", "GEMM_SKINNY_S"},
+    {"REDUCE_BLOCK=96", "REDUCE_BLOCK"},
+    {"REDUCE_BLOCK=32", "REDUCE_BLOCK"},
+    {"STENCIL_BLOCK=32", "STENCIL_BLOCK"},
+    {"STENCIL_VEC=6", "STENCIL_VEC"},
+};
+
+static void tunable_rules(const harness_dev *dev, void *user) {
+  (void)user;
+  for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+    harness_case c;
+    harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=%s breaks %s", broken[i].spec,
+                       broken[i].rule);
+    if (dev->backend != DUET_BACKEND_OPENCL) {
+      harness_case_skip(&c, "only OpenCL takes kernel values from DUET_TUNE");
+      continue;
+    }
+    duet_ctx *ctx = NULL;
+    char want[96];
+    snprintf(want, sizeof want, "break the rule %s: ", broken[i].rule);
+    if (harness_expect_status(&c, create_with(&ctx, dev, "DUET_TUNE", broken[i].spec), DUET_EINVAL,
+                              NULL, "duet_ctx_create"))
+      harness_expect(&c, strstr(duet_ctx_last_error(NULL), want) != NULL,
+                     "the error does not name the rule (want \"%s\"): %s", want,
+                     duet_ctx_last_error(NULL));
+    harness_expect(&c, ctx == NULL, "a context was returned");
+    harness_case_end(&c);
+  }
+}
+
+/* DUET_TUNE's values are digits only, as DUET_DEVICE's: strtol's blanks and signs are refused;
+ * the same values written plainly are taken (a value equal to the default's set keeps every
+ * rule). */
+static void tune_parsing(const harness_dev *dev, void *user) {
+  (void)user;
+  static const struct {
+    const char *spec;
+    int want;
+  } specs[] = {
+      {"GEMM_FAST_STREAMK= 5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=+5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=5 ", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=-5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=0x5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=4097", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=99999999999999999999", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK=5", DUET_OK},
+      {"GEMM_FAST_STREAMK=05", DUET_OK},
+  };
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    harness_case c;
+    harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE='%s'", specs[i].spec);
+    duet_ctx *ctx = NULL;
+    harness_expect_status(&c, create_with(&ctx, dev, "DUET_TUNE", specs[i].spec), specs[i].want,
+                          NULL, "duet_ctx_create");
+    duet_ctx_destroy(ctx);
+    harness_case_end(&c);
+  }
+}
+
 int main(void) {
   setenv("POCL_MAX_PTHREAD_COUNT", "5", 1);
   harness_init("test_regress");
@@ -251,5 +349,7 @@ int main(void) {
   harness_for_each_ctx(split_k, NULL);
   harness_for_each_ctx(auto_small_blocks, NULL);
   harness_for_each_ctx(auto_broken_group, NULL);
+  harness_for_each_ctx(tunable_rules, NULL);
+  harness_for_each_ctx(tune_parsing, NULL);
   return harness_end();
 }
