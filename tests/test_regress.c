@@ -149,8 +149,10 @@ static void stream_k(const harness_dev *dev, void *user) {
       {FAST, NN, 5, 5, 9, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
       {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
       {FAST, NN, 5, 129, 9, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
+      {FAST, NN, 5, 129, 9, 1.0f, 0.0f, NULL, NULL, "_sk_", DUET_OK},
       {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
       {FAST, DUET_TRANS, DUET_TRANS, 5, 5, 9, 2.5f, -0.5f, NULL, NULL, "_sk_", DUET_OK},
+      {FAST, DUET_TRANS, DUET_TRANS, 5, 129, 9, 2.5f, -0.5f, NULL, NULL, "_sk_", DUET_OK},
   };
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
   duet_ctx_destroy(d.ctx);
