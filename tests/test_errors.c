@@ -171,6 +171,78 @@ static void variant_errors(fixture *f) {
   unwatch(f, n0);
 }
 
+/* ---- vector add, reduction, stencil -----------------------------------------------------------
+ */
+static void course_errors(fixture *f) {
+  enum { NV = 100 };
+  harness_mat a, b, out, small, a2;
+  const size_t n0 = f->n_watch;
+  int ok = watch(f, &a, f->ctx, 1, NV, NV, 0) & watch(f, &b, f->ctx, 1, NV, NV, 0) &
+           watch(f, &out, f->ctx, 1, NV, NV, 0) & watch(f, &small, f->ctx, 1, NV, NV, NV - 1);
+  if (f->ctx2) ok &= watch(f, &a2, f->ctx2, 1, NV, NV, 0);
+  if (!ok) {
+    unwatch(f, n0);
+    return;
+  }
+  duet_ctx *x = f->ctx;
+  const float w[2 * DUET_STENCIL_MAX_RADIUS + 1] = {0.25f, 0.5f, 0.25f};
+  const size_t huge = SIZE_MAX / 2;
+  REJECT(f, DUET_EINVAL, NULL, duet_vector_add(NULL, NV, a.buf, b.buf, out.buf), "vadd ctx=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_vector_add(x, NV, NULL, b.buf, out.buf), "vadd a=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_vector_add(x, NV, a.buf, NULL, out.buf), "vadd b=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_vector_add(x, NV, a.buf, b.buf, NULL), "vadd c=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_vector_add(x, NV, small.buf, b.buf, out.buf), "vadd a-too-small");
+  REJECT(f, DUET_EINVAL, x, duet_vector_add(x, NV, a.buf, b.buf, small.buf), "vadd c-too-small");
+  REJECT(f, DUET_EINVAL, x, duet_vector_add(x, huge, a.buf, b.buf, out.buf), "vadd n huge");
+  REJECT(f, DUET_OK, x, duet_vector_add(x, 0, a.buf, b.buf, out.buf), "vadd n=0 no-op");
+  static const int bad_variants[] = {5, 99, -1};
+  for (size_t i = 0; i < COUNT(bad_variants); i++) {
+    REJECT(f, DUET_EINVAL, x,
+           duet_reduce_sum(x, (duet_reduce_variant)bad_variants[i], NV, a.buf, out.buf),
+           "reduce variant=%d", bad_variants[i]);
+    REJECT(
+        f, DUET_EINVAL, x,
+        duet_stencil_1d(x, (duet_stencil_variant)(bad_variants[i] - 1), NV, 1, w, a.buf, out.buf),
+        "stencil variant=%d", bad_variants[i] - 1);
+  }
+  REJECT(f, DUET_EINVAL, NULL, duet_reduce_sum(NULL, DUET_REDUCE_AUTO, NV, a.buf, out.buf),
+         "reduce ctx=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_reduce_sum(x, DUET_REDUCE_AUTO, NV, NULL, out.buf),
+         "reduce in=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_reduce_sum(x, DUET_REDUCE_AUTO, NV, a.buf, NULL),
+         "reduce out=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_reduce_sum(x, DUET_REDUCE_SHUFFLE, NV, small.buf, out.buf),
+         "reduce in-too-small");
+  REJECT(f, DUET_EINVAL, x, duet_reduce_sum(x, DUET_REDUCE_NAIVE, huge, a.buf, out.buf),
+         "reduce n huge");
+  REJECT(f, DUET_EINVAL, x, duet_reduce_sum(x, DUET_REDUCE_ATOMIC, NV, out.buf, out.buf),
+         "reduce in==out");
+  REJECT(f, DUET_EINVAL, NULL, duet_stencil_1d(NULL, DUET_STENCIL_AUTO, NV, 1, w, a.buf, out.buf),
+         "stencil ctx=NULL");
+  REJECT(f, DUET_EINVAL, x,
+         duet_stencil_1d(x, DUET_STENCIL_AUTO, NV, DUET_STENCIL_MAX_RADIUS + 1, w, a.buf, out.buf),
+         "stencil radius=max+1");
+  REJECT(f, DUET_EINVAL, x, duet_stencil_1d(x, DUET_STENCIL_AUTO, NV, 1, NULL, a.buf, out.buf),
+         "stencil weights=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_stencil_1d(x, DUET_STENCIL_NAIVE, NV, 1, w, NULL, out.buf),
+         "stencil in=NULL");
+  REJECT(f, DUET_EINVAL, x, duet_stencil_1d(x, DUET_STENCIL_SHARED, NV, 1, w, a.buf, small.buf),
+         "stencil out-too-small");
+  REJECT(f, DUET_EINVAL, x, duet_stencil_1d(x, DUET_STENCIL_REGISTER, NV, 1, w, out.buf, out.buf),
+         "stencil in==out");
+  REJECT(f, DUET_OK, x, duet_stencil_1d(x, DUET_STENCIL_AUTO, 0, 1, w, a.buf, out.buf),
+         "stencil n=0 no-op");
+  if (f->ctx2) {
+    REJECT(f, DUET_EINVAL, x, duet_vector_add(x, NV, a.buf, a2.buf, out.buf),
+           "vadd b-of-other-ctx");
+    REJECT(f, DUET_EINVAL, x, duet_reduce_sum(x, DUET_REDUCE_AUTO, NV, a2.buf, out.buf),
+           "reduce in-of-other-ctx");
+    REJECT(f, DUET_EINVAL, x, duet_stencil_1d(x, DUET_STENCIL_AUTO, NV, 1, w, a2.buf, out.buf),
+           "stencil in-of-other-ctx");
+  }
+  unwatch(f, n0);
+}
+
 /* ---- sgemm ----------------------------------------------------------------------------------- */
 /* Stored shapes: A is M x K (K x M when ta), B is K x N (N x K when tb), C is M x N. */
 static size_t a_rows(int ta) { return ta ? K : M; }
@@ -531,6 +603,7 @@ static void run(const harness_dev *dev, void *user) {
   for (size_t i = 0; i < COUNT(variants); i++) move_errors(&f, (int)variants[i]);
   move_errors(&f, -1);
   variant_errors(&f);
+  course_errors(&f);
   gemm_errors(&f);
   buffer_errors(&f);
   event_errors(&f);

@@ -6,7 +6,9 @@
  * rules, written here independently of the library, says which calls must be refused; every
  * refused call must leave every buffer as it was, and every accepted call is checked against the
  * CPU: moves bit for bit, sgemm to the harness's tolerance, and nothing outside the output's
- * elements may change. It runs for DUET_FUZZ_SECONDS per device (default 10); DUET_TEST_SEED
+ * elements may change. vector add, the reduction and the stencil get the same treatment (random
+ * n, variants, radii, short buffers and aliasing; vadd's c may be its a). It runs for
+ * DUET_FUZZ_SECONDS per device (default 10); DUET_TEST_SEED
  * repeats a run. */
 #include <math.h>
 #include <stdio.h>
@@ -220,19 +222,101 @@ static void fuzz_sgemm(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t)
   drop(&cc);
 }
 
+/* Output i of the stencil as the library computes it: j = -r..r, one fmaf each, from 0. */
+static float stencil_at(const float *in, size_t n, unsigned r, size_t i) {
+  float acc = 0.0f;
+  for (unsigned j = 0; j <= 2 * r; j++) {
+    const size_t q = i + j; /* in[i + j - r], shifted by r */
+    acc = fmaf((float)(j + 1) / 8.0f, q >= r && q - r < n ? in[q - r] : 0.0f, acc);
+  }
+  return acc;
+}
+
+/* vadd, reduce or stencil: random n, variant, radius, buffer sizes and aliasing. */
+static void fuzz_vector(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t) {
+  const int routine = (int)pick(r, 3); /* 0 vadd, 1 reduce, 2 stencil */
+  const size_t n = pick(r, 8) == 0 ? 1000 + pick(r, 5000) : extent(r);
+  const int v = (int)pick(r, routine == 1 ? 5 : 4) + (pick(r, 20) == 0 ? 5 : 0); /* bad: >= 5 */
+  const unsigned radius = (unsigned)pick(r, DUET_STENCIL_MAX_RADIUS + 2);        /* 17: refused */
+  fbuf a = {0}, b = {0}, out = {0};
+  if (!harness_expect_status(c, make(&a, ctx, n, r), DUET_OK, ctx, "setup") ||
+      !harness_expect_status(c, make(&b, ctx, n, r), DUET_OK, ctx, "setup") ||
+      !harness_expect_status(c, make(&out, ctx, routine == 1 ? 1 : n, r), DUET_OK, ctx, "setup")) {
+    drop(&a);
+    drop(&b);
+    drop(&out);
+    return;
+  }
+  const int alias = pick(r, 10) == 0, null_in = pick(r, 40) == 0;
+  duet_buf *pa = null_in ? NULL : alias ? out.buf : a.buf;
+  fbuf *in = alias ? &out : &a; /* what the call reads as a (or in) */
+  float w[2 * DUET_STENCIL_MAX_RADIUS + 3];
+  for (unsigned j = 0; j < sizeof w / sizeof w[0]; j++) w[j] = (float)(j + 1) / 8.0f;
+  int ok = !null_in && n <= in->len;
+  int st;
+  if (routine == 0) { /* c may be a */
+    ok = ok && n <= b.len && n <= out.len; /* no variant */
+    st = duet_vector_add(ctx, n, pa, b.buf, out.buf);
+  } else if (routine == 1) {
+    ok = ok && v < 5 && !alias && out.len >= 1;
+    st = duet_reduce_sum(ctx, (duet_reduce_variant)v, n, pa, out.buf);
+  } else {
+    ok = ok && v < 4 && !alias && radius <= DUET_STENCIL_MAX_RADIUS && n <= out.len;
+    st = duet_stencil_1d(ctx, (duet_stencil_variant)v, n, radius, w, pa, out.buf);
+  }
+  if (!st) st = duet_finish(ctx);
+  t->calls++;
+  static const char *const names[] = {"vadd", "reduce", "stencil"};
+  harness_expect(c, st == (ok ? DUET_OK : DUET_EINVAL),
+                 "%s v=%d n=%zu r=%u bufs %zu/%zu/%zu%s%s: %s, want %s (%s)", names[routine], v, n,
+                 radius, a.len, b.len, out.len, alias ? " aliased" : "", null_in ? " in=NULL" : "",
+                 duet_status_name(st), ok ? "DUET_OK" : "DUET_EINVAL", duet_ctx_last_error(ctx));
+  t->accepted += st == DUET_OK;
+  const size_t written = st ? 0 : routine == 1 ? 1 : n;
+  if ((st == DUET_OK || st == DUET_EINVAL) && (alias || unchanged_outside(c, &a, 0, 0, 1, "a")) &&
+      unchanged_outside(c, &b, 0, 0, 1, "b") &&
+      unchanged_outside(c, &out, 1, written, written ? written : 1, "out") && !st) {
+    const float *x = in->host;
+    if (routine == 1) {
+      double sum = 0, mag = 0;
+      for (size_t i = 0; i < n; i++) {
+        sum += x[i];
+        mag += fabs(x[i]);
+      }
+      harness_expect(c, fabs(out.got[0] - sum) <= (double)n * 0x1p-24 * mag,
+                     "reduce v=%d n=%zu: %a, double %a", v, n, out.got[0], sum);
+    } else {
+      for (size_t i = 0; i < n; i++) {
+        const float want = routine == 0 ? x[i] + b.host[i] : stencil_at(x, n, radius, i);
+        if (harness_bits_of(out.got[i]) != harness_bits_of(want)) {
+          harness_expect(c, 0, "%s v=%d n=%zu r=%u%s: element %zu is %a, want %a", names[routine],
+                         v, n, radius, alias ? " aliased" : "", i, out.got[i], want);
+          break;
+        }
+      }
+    }
+  }
+  drop(&a);
+  drop(&b);
+  drop(&out);
+}
+
 static void run(const harness_dev *dev, void *user) {
   const double seconds = *(const double *)user;
-  static const char *const names[] = {"transpose and copy", "sgemm"};
-  for (int routine = 0; routine < 2; routine++) {
+  static const char *const names[] = {"transpose and copy", "sgemm",
+                                      "vector add, reduction and stencil"};
+  for (int routine = 0; routine < 3; routine++) {
     harness_case c;
-    harness_case_begin(&c, dev, "fuzz %s for %.0f s", names[routine], seconds / 2);
+    harness_case_begin(&c, dev, "fuzz %s for %.0f s", names[routine], seconds / 3);
     harness_rng r = harness_rng_make(c.seed);
     tally t = {0, 0};
-    const double stop = now_s() + seconds / 2;
+    const double stop = now_s() + seconds / 3;
     /* At least 20 calls: the first ones build the OpenCL kernels, which can take the whole time
      * on a busy machine (NVIDIA, five test programs at once: one call in 5 s). */
     while ((now_s() < stop || t.calls < 20) && !c.failed) {
-      if (routine)
+      if (routine == 2)
+        fuzz_vector(&c, dev->ctx, &r, &t);
+      else if (routine)
         fuzz_sgemm(&c, dev->ctx, &r, &t);
       else
         fuzz_move(&c, dev->ctx, &r, &t);
