@@ -4,7 +4,8 @@
 # .carry/, build with both backends required, run the whole harness (CUDA, NVIDIA OpenCL and
 # PoCL), compute-sanitizer on every CUDA kernel, then the bench. Logs go to $OUT/logs.tar.gz.
 # usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune coldstart
-# (default: all)
+# (default: all), and regress: tests/test_regress on every platform (CUDA, NVIDIA OpenCL, PoCL),
+# issue 23's cases, on its own (check runs it on CUDA and NVIDIA's OpenCL among the rest)
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -69,6 +70,17 @@ if has check; then
   grep -h '^harness:' tests/*.log
   grep -h -E '^(FAIL|ERROR)' tests/*.log | head -20
   grep -h -E '^# (PASS|FAIL|SKIP|ERROR|TOTAL)' tests/test-suite.log
+fi
+
+# Issue 23's cases: stream-K with empty groups (5 x 129 x 9 on 132 SMs with
+# DUET_TUNE=GEMM_FAST_BIG_PCT=1, a plan tunable that CUDA takes too), stale flags, split-K's
+# alpha, AUTO on 128 threads. A case whose plan this device does not take says SKIP (5 x 5 x 9 is
+# PoCL's case).
+if has regress; then
+  echo "=== test_regress (issue 23)"
+  CUDA_CACHE_DISABLE=1 timeout ${CHECK_TIMEOUT:-480} tests/test_regress >"$logs/regress.log" 2>&1
+  echo "test_regress rc=$?"
+  grep -E '^(FAIL|SKIP)|plan _sk_|^harness' "$logs/regress.log" | cut -c1-160
 fi
 
 if has sanitize; then
