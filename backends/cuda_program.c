@@ -124,7 +124,8 @@ int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *o
   void *cached = NULL;
   size_t len = 0;
   int loaded = 0;
-  if (duet__cache_load(parts, KEY_PARTS, &cached, &len)) {
+  const int disk = duet__cache_keyable(&text, 1, parts[4]);
+  if (disk && duet__cache_load(parts, KEY_PARTS, &cached, &len)) {
     loaded = load(cached, out) == cudaSuccess;
     if (loaded) {
       duet__note("cuda: duet_program_create: loaded from the disk cache");
@@ -139,7 +140,7 @@ int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *o
     cudaError_t err = load(cubin, out);
     if (err != cudaSuccess)
       status = duet__cu_fail(ctx, err, "cudaLibraryLoadData");
-    else if (duet__cache_on())
+    else if (disk && duet__cache_on())
       duet__cache_store(parts, KEY_PARTS, cubin, len);
   }
   free(cubin);

@@ -327,12 +327,13 @@ int duet__cl_program_get(duet_ctx *ctx, duet__cl_device *d, unsigned nsrc, const
     const char *parts[MAX_SOURCES + 3] = {"opencl", d->description, full_options};
     for (unsigned i = 0; i < nsrc; i++) parts[3 + i] = srcs[i];
     const double t0 = now();
-    cl_program prog = from_cache(d, full_options, parts, 3 + nsrc);
+    const int disk = duet__cache_on() && duet__cache_keyable(srcs, nsrc, full_options);
+    cl_program prog = disk ? from_cache(d, full_options, parts, 3 + nsrc) : NULL;
     if (prog) {
       duet__note("opencl: %s: loaded from the disk cache in %.3f s", what, now() - t0);
     } else if (!(status = from_source(ctx, d, nsrc, srcs, full_options, werror, what, &prog))) {
       const double t1 = now();
-      if (duet__cache_on()) store_binary(prog, parts, 3 + nsrc);
+      if (disk) store_binary(prog, parts, 3 + nsrc);
       duet__note("opencl: %s: built from source in %.3f s (%.3f s more to cache it)", what, t1 - t0,
                  now() - t1);
     }

@@ -28,6 +28,7 @@
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_reduce_naive)
 __kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_naive(idx_t n, __global const float *restrict in,
                                                        __global float *restrict out) {
   __local float s[REDUCE_BLOCK];
@@ -41,7 +42,9 @@ __kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_naive(idx_t n, __global const f
   }
   if (tid == 0) out[get_group_id(0)] = s[0];
 }
+#endif
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_reduce_sequential)
 __kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_sequential(idx_t n,
                                                             __global const float *restrict in,
                                                             __global float *restrict out) {
@@ -58,6 +61,7 @@ __kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_sequential(idx_t n,
   }
   if (tid == 0) out[get_group_id(0)] = s[0];
 }
+#endif
 
 /* The work-group's sum of every work-item's x, in work-item 0; `s` holds REDUCE_BLOCK floats. */
 #ifdef DUET_SUBGROUPS
@@ -122,12 +126,14 @@ inline float shuffle_group_sum(idx_t n, __global const float *restrict in, __loc
   return group_sum(x, s);
 }
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_reduce_shuffle)
 __kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_shuffle(idx_t n, __global const float *restrict in,
                                                          __global float *restrict out) {
   __local float s[REDUCE_BLOCK];
   const float x = shuffle_group_sum(n, in, s);
   if (get_local_id(0) == 0) out[get_group_id(0)] = x;
 }
+#endif
 
 /* OpenCL 1.2 has no float atomics: add through a compare-and-swap on the bits. */
 inline void atomic_add_float(volatile __global float *p, float x) {
@@ -139,9 +145,11 @@ inline void atomic_add_float(volatile __global float *p, float x) {
   } while (seen != expected);
 }
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_reduce_atomic)
 __kernel BLOCK(REDUCE_BLOCK, 1) void duet_reduce_atomic(idx_t n, __global const float *restrict in,
                                                         __global float *restrict out) {
   __local float s[REDUCE_BLOCK];
   const float x = shuffle_group_sum(n, in, s);
   if (get_local_id(0) == 0) atomic_add_float(out, x);
 }
+#endif

@@ -26,6 +26,7 @@
 #endif
 #define STENCIL_MAX_RADIUS 16
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_naive)
 __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_naive(idx_t n, int r,
                                                          __global const float *restrict w,
                                                          __global const float *restrict in,
@@ -39,7 +40,9 @@ __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_naive(idx_t n, int r,
   }
   out[i] = acc;
 }
+#endif
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_shared)
 __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_shared(idx_t n, int r,
                                                           __global const float *restrict w,
                                                           __global const float *restrict in,
@@ -60,6 +63,7 @@ __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_shared(idx_t n, int r,
   for (int j = 0; j <= 2 * r; j++) acc = fma(ws[j], tile[tid + j], acc);
   out[i] = acc;
 }
+#endif
 
 /* Four inputs from p on, zeros outside [0, n); p is a multiple of 4. */
 inline float4 load4_or_zero(__global const float *restrict in, idx_t n, idx_t p) {
@@ -115,16 +119,20 @@ inline void stencil_window(const int halo, idx_t n, int r, __global const float 
   }
 }
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_register4)
 __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register4(idx_t n, int r,
                                                              __global const float *restrict w,
                                                              __global const float *restrict in,
                                                              __global float *restrict out) {
   stencil_window(4, n, r, w, in, out);
 }
+#endif
 
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_register16)
 __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register16(idx_t n, int r,
                                                               __global const float *restrict w,
                                                               __global const float *restrict in,
                                                               __global float *restrict out) {
   stencil_window(STENCIL_MAX_RADIUS, n, r, w, in, out);
 }
+#endif

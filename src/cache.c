@@ -87,6 +87,25 @@ int duet__cache_on(void) {
   return cache_dir(dir, sizeof dir);
 }
 
+/* Whether text has a line that starts, after blanks, with '#', blanks and "include". */
+static int includes(const char *text) {
+  for (const char *line = text; line;) {
+    const char *p = line + strspn(line, " \t");
+    if (*p == '#' && strncmp(p + 1 + strspn(p + 1, " \t"), "include", 7) == 0) return 1;
+    line = strchr(line, '\n');
+    if (line) line++;
+  }
+  return 0;
+}
+
+int duet__cache_keyable(const char *const *sources, unsigned nsources, const char *options) {
+  for (const char *o = options; o && (o = strstr(o, "-I")); o += 2)
+    if (o == options || o[-1] == ' ') return 0;
+  for (unsigned i = 0; i < nsources; i++)
+    if (includes(sources[i])) return 0;
+  return 1;
+}
+
 /* The entry's directory and path (PATH_MAX bytes each) and its key; 0 when there is none. */
 static int locate(const char *const *parts, unsigned n, char *dir, char *path, char **key,
                   size_t *klen) {

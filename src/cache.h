@@ -16,6 +16,10 @@
 /* Whether the cache has a directory (DUET_CACHE_DIR is not "off"): a caller need not prepare
  * what it would store otherwise. */
 int duet__cache_on(void);
+/* Whether a program of these sources and options can be keyed by them: not when an option adds
+ * an include path (-I) or a source has an #include line, since the files those name may change
+ * while the key would not (such a program is still built, and shared in memory). */
+int duet__cache_keyable(const char *const *sources, unsigned nsources, const char *options);
 /* The blob stored under the key, malloc'd into *data (the caller frees it), its size in *len:
  * 1; or 0 when there is none, or the entry is not a whole, matching one (then *data is NULL). */
 int duet__cache_load(const char *const *key_parts, unsigned nparts, void **data, size_t *len);

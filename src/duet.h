@@ -520,7 +520,9 @@ DUET_EXTERN duet_arg duet_arg_f32(float v);
  * NVRTC is opened at run time: `$DUET_NVRTC_LIBRARY` if set, else `libnvrtc.so.13`,
  * `libnvrtc.so.12`, `libnvrtc.so`; without it, #DUET_EUNSUPPORTED names the files tried.
  * On OpenCL the built program goes through the program cache of duet_ctx_create(): shared
- * with the contexts open on the device, and stored on disk for later processes.
+ * with the contexts open on the device, and stored on disk for later processes (on CUDA, the
+ * CUBIN is); not on disk when `options` has an `-I` or the source an `#include`, whose files
+ * are not part of the key.
  * Kernels are looked up by name at their first duet_launch().
  * @param ctx the context.
  * @param source the kernel source, NUL-terminated.

@@ -2,11 +2,11 @@
 /* The program cache on OpenCL: memory (a second context on a device reuses what the open ones
  * built) and disk (hit, miss, corrupt, truncated and swapped entries, stale keys, an unwritable
  * directory, DUET_CACHE_DIR=off, the XDG default, two processes filling one directory at once,
- * and test hooks that must not be served from it). Where a program came from is what the library
- * says under DUET_VERBOSE=1 ("built from source", "loaded from the disk cache", "reused from
- * memory"), read back from stderr; every run's copy is checked bit for bit. Each case points
- * DUET_CACHE_DIR (or XDG_CACHE_HOME) at a directory of its own under a temporary root, removed at
- * the end. Runs on the first OpenCL device; without one, exit 77. */
+ * test hooks that must not be served from it, and a user program that #includes a file). Where a
+ * program came from is what the library says under DUET_VERBOSE=1 ("built from source", "loaded
+ * from the disk cache", "reused from memory"), read back from stderr; every run's copy is checked
+ * bit for bit. Each case points DUET_CACHE_DIR (or XDG_CACHE_HOME) at a directory of its own under
+ * a temporary root, removed at the end. Runs on the first OpenCL device; without one, exit 77. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -362,6 +362,64 @@ static void case_hooks(void) {
   harness_case_end(&c);
 }
 
+/* Writes x[0] = VALUE with VALUE from an #include'd header through duet_program_create;
+ * *got its value. */
+static int run_include(harness_case *c, const char *incdir, float *got) {
+  static const char src[] =
+      "#include \"value.h\"\n"
+      "DUET_KERNEL void put(DUET_GLOBAL float *x) { x[0] = VALUE; }\n";
+  char options[400];
+  snprintf(options, sizeof options, "-I%s", incdir);
+  duet_ctx *ctx = NULL;
+  duet_buf *x = NULL;
+  duet_program *prog = NULL;
+  const size_t grid[3] = {1, 1, 1};
+  const unsigned block[3] = {1, 1, 1};
+  int st = duet_ctx_create(&ctx, DUET_BACKEND_OPENCL, the_dev.device);
+  if (!st) st = duet_buf_create(ctx, sizeof(float), &x);
+  if (!st) st = duet_program_create(ctx, src, options, &prog);
+  if (!st) {
+    const duet_arg args[] = {duet_arg_buf(x)};
+    st = duet_launch(prog, "put", grid, block, 0, args, 1);
+  }
+  if (!st) st = duet_buf_read(x, 0, got, sizeof *got);
+  harness_expect_status(c, st, DUET_OK, ctx, "put");
+  duet_program_destroy(prog);
+  duet_buf_destroy(x);
+  duet_ctx_destroy(ctx);
+  return st;
+}
+
+static int write_value(const char *incdir, const char *value) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/value.h", incdir);
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fprintf(f, "#define VALUE %s\n", value);
+  return fclose(f);
+}
+
+/* An #include'd file is not in the key: a program that includes one is built every time (and
+ * shared in memory), never loaded from disk, so that an edit of the file is seen. */
+static void case_include(void) {
+  harness_case c;
+  harness_case_begin(&c, &the_dev, "cache: a program that #includes a file is not kept on disk");
+  char dir[300], incdir[300];
+  float got = 0;
+  use_dir("include", dir);
+  snprintf(incdir, sizeof incdir, "%s/headers", root);
+  mkdir(incdir, 0700);
+  if (harness_expect(&c, !write_value(incdir, "1.0f"), "cannot write %s/value.h", incdir) &&
+      !run_include(&c, incdir, &got)) {
+    harness_expect(&c, got == 1.0f, "first: x[0] = %g, want 1", got);
+    harness_expect(&c, entries(dir, NULL, NULL) == 0, "an entry was stored in %s", dir);
+    write_value(incdir, "2.0f");
+    if (!run_include(&c, incdir, &got))
+      harness_expect(&c, got == 2.0f, "after the header changed: x[0] = %g, want 2", got);
+  }
+  harness_case_end(&c);
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0) {
     the_dev.device = atoi(argv[2]);
@@ -403,6 +461,7 @@ int main(int argc, char **argv) {
   case_off_and_default();
   case_two_processes();
   case_hooks();
+  case_include();
   harness_contexts_ran(1);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
