@@ -114,19 +114,24 @@ static void run_vadd(const harness_dev *dev, harness_rng *rng, size_t n, int ali
       vec_write(&c, &a);
       if (pb != &a) vec_write(&c, pb);
     }
-    /* the expected sums, before c overwrites an input */
-    float *wa = malloc(n * sizeof(float)), *wb = malloc(n * sizeof(float));
+    /* the expected sums, copied before c overwrites an input (only then: 2^31 floats each) */
+    float *wa = alias ? malloc(n * sizeof(float)) : a.host;
+    float *wb = alias ? malloc(n * sizeof(float)) : pb->host;
     if (harness_expect(&c, wa && wb, "no host memory")) {
-      memcpy(wa, a.host, n * sizeof(float));
-      memcpy(wb, pb->host, n * sizeof(float));
+      if (alias) {
+        memcpy(wa, a.host, n * sizeof(float));
+        memcpy(wb, pb->host, n * sizeof(float));
+      }
       int status = duet_vector_add(dev->ctx, n, a.buf, pb->buf, pc->buf);
       if (harness_expect_status(&c, status, DUET_OK, dev->ctx, "duet_vector_add")) {
         const sum2 s = {wa, wb};
         check_vec(&c, pc, "c", want_add, &s, large);
       }
     }
-    free(wa);
-    free(wb);
+    if (alias) {
+      free(wa);
+      free(wb);
+    }
   }
   harness_mat_free(&a);
   harness_mat_free(&b);
@@ -300,7 +305,9 @@ static void stencil_all(const harness_dev *dev, harness_rng *rng, size_t n, int 
   } else {
     for (size_t i = 0; i < COUNT(stencils); i++)
       for (size_t k = 0; k < COUNT(radii); k++) {
-        if (large && radii[k] != 3 && radii[k] != 16) continue;
+        /* large: every variant at radius 3, AUTO at 16 (the time of make check on the H100) */
+        if (large && radii[k] != 3 && (radii[k] != 16 || stencils[i] != DUET_STENCIL_AUTO))
+          continue;
         run_stencil(dev, rng, stencils[i], n, radii[k], 0, &in, &out, large);
         if (n == 4099) run_stencil(dev, rng, stencils[i], n, radii[k], 1, &in, &out, 0);
       }
