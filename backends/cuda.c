@@ -143,7 +143,9 @@ static int cu_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   info->warp_size = (unsigned)p->warpSize;
   info->global_mem_bytes = p->totalGlobalMem;
   info->cache_bytes = p->l2CacheSize > 0 ? (size_t)p->l2CacheSize : 0;
-  info->shared_mem_bytes = p->sharedMemPerBlock;
+  /* What a launch may ask for (duet.h): the opt-in limit, not the default 48 KiB, which every
+   * kernel passes once cudaFuncAttributeMaxDynamicSharedMemorySize is set. */
+  info->shared_mem_bytes = ctx->caps.shared_bytes;
   return DUET_OK;
 }
 

@@ -239,7 +239,12 @@ typedef struct {
   unsigned warp_size;
   size_t global_mem_bytes; /**< the device's global memory */
   size_t cache_bytes; /**< the last-level cache in front of global memory (CUDA: L2); 0: unknown */
-  size_t shared_mem_bytes; /**< shared (local) memory per block / work-group */
+  /** The most shared (OpenCL: local) memory one block (work-group) may have, static and dynamic
+   * together: what duet_launch() lets a kernel without static shared memory ask for, and what
+   * duet's own kernels are held to. CUDA: the opt-in limit (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+   * e.g. 227 KiB on an H100), which duet opts each kernel into past the default 48 KiB;
+   * OpenCL: CL_DEVICE_LOCAL_MEM_SIZE. */
+  size_t shared_mem_bytes;
 } duet_device_info;
 
 /**

@@ -31,6 +31,16 @@ static const char source[] =
     "  DUET_BARRIER();\n"
     "  out[base + t] = tile[nb - 1 - t];\n"
     "}\n"
+    /* One block fills all m floats of its dynamic shared memory, then writes them back
+     * reversed: a launch's shared bytes must really be there, every one of them. */
+    "DUET_KERNEL void fill_shared(DUET_GLOBAL const float *in, DUET_GLOBAL float *out, int m\n"
+    "                             DUET_SHARED_PARAM(float, tile)) {\n"
+    "  DUET_SHARED_BIND(float, tile);\n"
+    "  const int t = (int)DUET_THREAD_IDX(0), nb = (int)DUET_BLOCK_DIM(0);\n"
+    "  for (int j = t; j < m; j += nb) tile[j] = in[j];\n"
+    "  DUET_BARRIER();\n"
+    "  for (int j = t; j < m; j += nb) out[j] = tile[m - 1 - j];\n"
+    "}\n"
     /* Every index and size in three dimensions, coded into one int per thread. */
     "DUET_KERNEL void where(DUET_GLOBAL int *out, DUET_GLOBAL int *sizes) {\n"
     "  const size_t x = DUET_GLOBAL_IDX(0), y = DUET_GLOBAL_IDX(1), z = DUET_GLOBAL_IDX(2);\n"
@@ -180,6 +190,45 @@ static void case_reverse(const harness_dev *dev, duet_program *prog) {
   }
   duet_buf_destroy(din);
   duet_buf_destroy(dout);
+  harness_case_end(&c);
+}
+
+/* A launch with this many bytes of dynamic shared memory works and uses every one of them. On
+ * CUDA past 48 KiB this needs the kernel's opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize). */
+static void case_big_shared(const harness_dev *dev, duet_program *prog, size_t bytes,
+                            const char *what) {
+  harness_case c;
+  harness_case_begin(&c, dev, "program fill_shared: %zu bytes of dynamic shared memory (%s)", bytes,
+                     what);
+  if (bytes > dev->info.shared_mem_bytes) {
+    harness_case_skip(&c, "the device allows %zu bytes a block", dev->info.shared_mem_bytes);
+    return;
+  }
+  const int m = (int)(bytes / sizeof(float));
+  float *in = malloc(bytes), *got = malloc(bytes);
+  if (!harness_expect(&c, in && got, "out of host memory")) {
+    free(in);
+    free(got);
+    harness_case_end(&c);
+    return;
+  }
+  for (int i = 0; i < m; i++) in[i] = (float)(i % 4099) - 7.0f;
+  duet_buf *din = make_buf(&c, dev->ctx, bytes, in), *dout = make_buf(&c, dev->ctx, bytes, NULL);
+  if (din && dout) {
+    const unsigned block[3] = {256, 1, 1};
+    duet_arg args[] = {duet_arg_buf(din), duet_arg_buf(dout), duet_arg_i32(m)};
+    if (ok(&c, dev->ctx, duet_launch(prog, "fill_shared", one, block, bytes, args, 3),
+           "duet_launch") &&
+        ok(&c, dev->ctx, duet_buf_read(dout, 0, got, bytes), "duet_buf_read")) {
+      int wrong = 0;
+      for (int i = 0; i < m; i++) wrong += got[i] != in[m - 1 - i];
+      harness_expect(&c, wrong == 0, "%d of %d elements wrong", wrong, m);
+    }
+  }
+  duet_buf_destroy(din);
+  duet_buf_destroy(dout);
+  free(in);
+  free(got);
   harness_case_end(&c);
 }
 
@@ -518,8 +567,9 @@ static void case_refusals(const harness_dev *dev, duet_program *prog) {
     expect_refused(dev, prog, "a grid past the device's limit", "add", huge_grid, block, 0, good, 4,
                    out, "grid[1]");
     const duet_arg rev[] = {duet_arg_buf(a), duet_arg_buf(out)};
-    expect_refused(dev, prog, "shared bytes past the device's", "reverse", one, block,
-                   dev->info.shared_mem_bytes * 4 + 1024, rev, 2, out, "shared memory");
+    /* duet_device_info's limit is the one duet_launch holds to (duet.h): one byte past it. */
+    expect_refused(dev, prog, "shared bytes one past the device's", "reverse", one, block,
+                   dev->info.shared_mem_bytes + 1, rev, 2, out, "shared memory");
     if (is_cl)
       expect_refused(dev, prog, "shared bytes for a kernel without DUET_SHARED_PARAM", "add", one,
                      block, 64, good, 4, out, "DUET_SHARED_PARAM");
@@ -628,6 +678,8 @@ static void run(const harness_dev *dev, void *user) {
   if (built) {
     case_add(dev, prog);
     case_reverse(dev, prog);
+    case_big_shared(dev, prog, 64 * 1024, "past CUDA's default 48 KiB");
+    case_big_shared(dev, prog, dev->info.shared_mem_bytes, "the device's limit, duet_device_info");
     case_where(dev, prog);
     case_atomics(dev, prog);
     case_vectors(dev, prog);
