@@ -4,13 +4,15 @@
  * runtime's library API (cudaLibraryLoadData), so that neither libnvrtc nor libcuda is linked.
  * Kernels are looked up by name (DUET_KERNEL makes them extern "C") and launched with
  * cudaLaunchKernel on the context's stream. The parameters' sizes come from the driver's
- * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion. CUBINs
- * are kept in the disk cache (src/cache.h), so that a later process skips NVRTC. */
+ * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion, for as
+ * many parameters as the CUBIN says the kernel has (cubin_params.h). CUBINs are kept in the
+ * disk cache (src/cache.h), so that a later process skips NVRTC. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
+#include "cubin_params.h"
 #include "cuda_internal.h"
 #include "nvrtc_loader.h"
 
@@ -66,7 +68,10 @@ static int compile(duet_ctx *ctx, const char *text, const char *const *options, 
                                 : duet__fail(ctx, DUET_EBACKEND,
                                              "duet_program_create: cuda: nvrtcGetCUBIN failed: %s",
                                              duet__nvrtc.nvrtcGetErrorString(r));
-    if (r != NVRTC_SUCCESS) free(*cubin);
+    if (r != NVRTC_SUCCESS) {
+      free(*cubin);
+      *cubin = NULL;
+    }
   }
   duet__nvrtc.nvrtcDestroyProgram(&prog);
   free(opts);
@@ -95,14 +100,17 @@ static int cubin_key(duet_ctx *ctx, const char *text, const char *const *options
   return DUET_OK;
 }
 
-/* Loads a CUBIN; a refusal is left for the caller to report or to take as a cache miss. */
-static cudaError_t load(const void *cubin, void **out) {
+/* A built program: the loaded library and its CUBIN, kept to count kernels' parameters. */
+typedef struct {
   cudaLibrary_t lib;
-  cudaError_t err = cudaLibraryLoadData(&lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
-  if (err == cudaSuccess)
-    *out = lib;
-  else
-    cudaGetLastError();
+  void *cubin;
+  size_t len;
+} cu_program;
+
+/* Loads a CUBIN; a refusal is left for the caller to report or to take as a cache miss. */
+static cudaError_t load(const void *cubin, cudaLibrary_t *out) {
+  cudaError_t err = cudaLibraryLoadData(out, cubin, NULL, NULL, 0, NULL, NULL, 0);
+  if (err != cudaSuccess) cudaGetLastError();
   return err;
 }
 
@@ -118,39 +126,50 @@ int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *o
                       "duet_program_create: cuda: NVRTC, the CUDA run-time compiler, is needed: "
                       "%s",
                       unloaded);
+  cu_program *prog = calloc(1, sizeof *prog);
+  if (!prog) return duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of host memory");
   char bufs[3][32];
   const char *parts[KEY_PARTS];
-  if ((status = cubin_key(ctx, text, options, n, bufs, parts))) return status;
-  void *cached = NULL;
-  size_t len = 0;
+  if ((status = cubin_key(ctx, text, options, n, bufs, parts))) {
+    free(prog);
+    return status;
+  }
   int loaded = 0;
   const int disk = duet__cache_keyable(&text, 1, parts[4]);
-  if (disk && duet__cache_load(parts, KEY_PARTS, &cached, &len)) {
-    loaded = load(cached, out) == cudaSuccess;
+  if (disk && duet__cache_load(parts, KEY_PARTS, &prog->cubin, &prog->len)) {
+    loaded = load(prog->cubin, &prog->lib) == cudaSuccess;
     if (loaded) {
       duet__note("cuda: duet_program_create: loaded from the disk cache");
     } else {
       duet__note("cuda: the driver refused a cached CUBIN; removed, compiling again");
       duet__cache_remove(parts, KEY_PARTS);
+      free(prog->cubin);
+      prog->cubin = NULL;
     }
-    free(cached);
   }
-  char *cubin = NULL;
-  if (!loaded && !(status = compile(ctx, text, options, n, &cubin, &len))) {
-    cudaError_t err = load(cubin, out);
+  if (!loaded && !(status = compile(ctx, text, options, n, (char **)&prog->cubin, &prog->len))) {
+    cudaError_t err = load(prog->cubin, &prog->lib);
     if (err != cudaSuccess)
       status = duet__cu_fail(ctx, err, "cudaLibraryLoadData");
     else if (disk && duet__cache_on())
-      duet__cache_store(parts, KEY_PARTS, cubin, len);
+      duet__cache_store(parts, KEY_PARTS, prog->cubin, prog->len);
   }
-  free(cubin);
   free((char *)parts[4]);
+  if (status) {
+    free(prog->cubin);
+    free(prog);
+  } else {
+    *out = prog;
+  }
   return status;
 }
 
 void duet__cu_program_free(duet_ctx *ctx, void *prog) {
   (void)ctx;
-  cudaLibraryUnload((cudaLibrary_t)prog);
+  cu_program *p = prog;
+  cudaLibraryUnload(p->lib);
+  free(p->cubin);
+  free(p);
 }
 
 /* The driver's cuKernelGetParamInfo, or NULL where the driver lacks it. */
@@ -169,14 +188,27 @@ static param_info_fn param_info(void) {
   return typed;
 }
 
-/* The kinds each parameter takes, from its size: all CUDA keeps of a parameter's type. */
-static int describe_params(duet_ctx *ctx, cudaKernel_t kern, const char *name,
-                           duet__user_kernel *k) {
+/* The kinds each parameter takes, from its size: all CUDA keeps of a parameter's type. The
+ * driver has no call for the number of parameters, and asking for one past the last is an
+ * error (CUDA_ERROR_INVALID_VALUE) that compute-sanitizer reports as the program's, once per
+ * kernel: so the count comes from the CUBIN (cubin_params.h), and the driver is asked only
+ * where that count is unknown, until it refuses. A refusal within the count is not ours to
+ * hide or to fail the launch for: the arguments then go unchecked, with a note. */
+static int describe_params(duet_ctx *ctx, const cu_program *prog, cudaKernel_t kern,
+                           const char *name, duet__user_kernel *k) {
   param_info_fn info = param_info();
   if (!info) return DUET_OK; /* counted stays 0: the arguments go unchecked */
-  for (size_t i = 0;; i++) {
+  const int count = duet__cubin_param_count(prog->cubin, prog->len, name);
+  for (size_t i = 0; count < 0 || i < (size_t)count; i++) {
     size_t offset, size;
-    if (info(kern, i, &offset, &size) != 0) break; /* past the last parameter */
+    if (info(kern, i, &offset, &size) != 0) {
+      if (count < 0) break; /* past the last parameter */
+      duet__note("cuda: duet_launch: %s: the driver has no parameter %zu of the CUBIN's %d; its "
+                 "arguments go unchecked",
+                 name, i, count);
+      k->nparams = 0;
+      return DUET_OK;
+    }
     if (i == DUET__USER_MAX_ARGS)
       return duet__fail(ctx, DUET_EINVAL, "duet_launch: %s has more than duet's %d parameters",
                         name, DUET__USER_MAX_ARGS);
@@ -198,7 +230,7 @@ int duet__cu_program_kernel(duet_ctx *ctx, void *prog, const char *name, duet__u
   if (status) return status;
   memset(k, 0, sizeof *k);
   cudaKernel_t kern;
-  cudaError_t err = cudaLibraryGetKernel(&kern, (cudaLibrary_t)prog, name);
+  cudaError_t err = cudaLibraryGetKernel(&kern, ((cu_program *)prog)->lib, name);
   if (err == cudaErrorSymbolNotFound || err == cudaErrorInvalidResourceHandle ||
       err == cudaErrorInvalidDeviceFunction || err == cudaErrorInvalidValue) {
     cudaGetLastError();
@@ -219,7 +251,7 @@ int duet__cu_program_kernel(duet_ctx *ctx, void *prog, const char *name, duet__u
       return duet__cu_fail(ctx, err, "cudaDeviceGetAttribute");
     k->max_block[d] = (unsigned)v;
   }
-  if ((status = describe_params(ctx, kern, name, k))) return status;
+  if ((status = describe_params(ctx, prog, kern, name, k))) return status;
   k->fn = kern;
   k->max_threads = (unsigned)attr.maxThreadsPerBlock;
   k->shared_bytes = ctx->caps.shared_bytes > attr.sharedSizeBytes

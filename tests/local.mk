@@ -12,7 +12,7 @@ check_LIBRARIES = %reldir%/libharness.a
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
 	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course \
-	%reldir%/test_cache
+	%reldir%/test_cache %reldir%/test_cubin_params
 TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
@@ -51,6 +51,11 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_course_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 %canon_reldir%_test_cache_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_cache_LDADD = $(%canon_reldir%_harness_ldadd)
+# The CUBIN parser alone, on the host: it needs neither CUDA nor a GPU, so it runs in CI.
+%canon_reldir%_test_cubin_params_SOURCES = %reldir%/test_cubin_params.c backends/cubin_params.c \
+	backends/cubin_params.h
+%canon_reldir%_test_cubin_params_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_cubin_params_LDADD = $(%canon_reldir%_harness_ldadd)
 
 # The examples of kernels of your own (examples/*.c, each one source run on every device and
 # checked against the CPU) run as tests too: on PoCL in CI. They exit 0, 1 or 77 and print one
