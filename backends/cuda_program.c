@@ -203,9 +203,10 @@ static int describe_params(duet_ctx *ctx, const cu_program *prog, cudaKernel_t k
     size_t offset, size;
     if (info(kern, i, &offset, &size) != 0) {
       if (count < 0) break; /* past the last parameter */
-      duet__note("cuda: duet_launch: %s: the driver has no parameter %zu of the CUBIN's %d; its "
-                 "arguments go unchecked",
-                 name, i, count);
+      duet__note(
+          "cuda: duet_launch: %s: the driver has no parameter %zu of the CUBIN's %d; its "
+          "arguments go unchecked",
+          name, i, count);
       k->nparams = 0;
       return DUET_OK;
     }

@@ -141,7 +141,8 @@
 /** The thread's lane in its sub-group, an `unsigned int` (0 where there are no shuffles). */
 #define DUET_SUBGROUP_LANE()
 /** Float v from the lane `delta` above this one: `__shfl_down_sync` / `sub_group_shuffle_down`
- * (a lane past the last gets its own v). Only where #DUET_HAVE_SHUFFLE.
+ * (where that lane is past the last: its own v on NVIDIA, undefined with OpenCL's sub-groups).
+ * Only where #DUET_HAVE_SHUFFLE.
  * @param v the value. @param delta the distance. */
 #define DUET_SHUFFLE_DOWN(v, delta)
 /** Float v from lane `lane ^ mask`: `__shfl_xor_sync` / `sub_group_shuffle_xor`. Only where

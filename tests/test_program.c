@@ -103,6 +103,28 @@ static const char source[] =
     "  (void)in; (void)lanes;\n"
     "#endif\n"
     "}\n"
+    /* Every shuffle at every lane, the lanes counted over the block's linear thread ids. */
+    "DUET_KERNEL void shuffle_lanes(DUET_GLOBAL const float *in, DUET_GLOBAL float *f,\n"
+    "                               DUET_GLOBAL int *n) {\n"
+    "  const unsigned t = DUET_THREAD_IDX(1) * DUET_BLOCK_DIM(0) + DUET_THREAD_IDX(0);\n"
+    "  const size_t i = (size_t)DUET_BLOCK_IDX(0) * DUET_BLOCK_DIM(0) * DUET_BLOCK_DIM(1) + t;\n"
+    "#ifdef DUET_HAVE_SHUFFLE\n"
+    "  const float v = in[i];\n"
+    "  const int w = (int)(i * 7 + 1);\n"
+    "  const unsigned size = DUET_SUBGROUP_SIZE;\n"
+    "  f[3 * i] = DUET_SHUFFLE_DOWN(v, 5);\n"
+    "  f[3 * i + 1] = DUET_SHUFFLE_XOR(v, (size / 2) | 1);\n"
+    "  f[3 * i + 2] = DUET_SHUFFLE(v, 3);\n"
+    "  n[5 * i] = (int)DUET_SUBGROUP_LANE();\n"
+    "  n[5 * i + 1] = (int)size;\n"
+    "  n[5 * i + 2] = DUET_SHUFFLE_DOWN_INT(w, 1);\n"
+    "  n[5 * i + 3] = DUET_SHUFFLE_XOR_INT(w, size - 1);\n"
+    "  n[5 * i + 4] = DUET_SHUFFLE_INT(w, size - 2);\n"
+    "#else\n"
+    "  if (i == 0) n[1] = -1;\n"
+    "  (void)in; (void)f;\n"
+    "#endif\n"
+    "}\n"
     /* The scalar kinds, each written out so that a swapped value shows. */
     "DUET_KERNEL void scalars(DUET_GLOBAL float *out, int i, DUET_I64 l, float f, unsigned u) {\n"
     "  out[0] = (float)i; out[1] = (float)l; out[2] = f; out[3] = (float)u;\n"
@@ -370,6 +392,82 @@ static void case_shuffles(const harness_dev *dev, duet_program *prog) {
   duet_buf_destroy(din);
   duet_buf_destroy(dout);
   duet_buf_destroy(dlanes);
+  if (skipped)
+    harness_case_skip(&c, "the device has no sub-group shuffles (DUET_HAVE_SHUFFLE undefined)");
+  else
+    harness_case_end(&c);
+}
+
+/* Each shuffle, float and int, at every lane against the CPU: a wrong lane, mode, clamp or
+ * operand order in duet_kernel.h (inline PTX on NVIDIA's OpenCL) shows. A lane past the last
+ * keeps its own value on NVIDIA (CUDA, or OpenCL through PTX); OpenCL's sub-groups leave it
+ * undefined, so only NVIDIA's are checked. 2D blocks on NVIDIA, where a warp is 32 consecutive
+ * linear thread ids. */
+static void case_shuffle_lanes(const harness_dev *dev, duet_program *prog, unsigned bx,
+                               unsigned by) {
+  harness_case c;
+  enum { BLOCKS = 2 };
+  const unsigned threads = bx * by;
+  const size_t n = (size_t)BLOCKS * threads;
+  harness_case_begin(&c, dev, "program shuffle_lanes: every shuffle at every lane, block %ux%u", bx,
+                     by);
+  const int nvidia = dev->backend == DUET_BACKEND_CUDA || strstr(dev->info.vendor, "NVIDIA");
+  float *in = malloc(n * sizeof *in), *f = malloc(3 * n * sizeof *f);
+  int *got = malloc(5 * n * sizeof *got);
+  duet_buf *din = NULL, *df = NULL, *dn = NULL;
+  int skipped = 0;
+  if (harness_expect(&c, in && f && got, "out of host memory")) {
+    for (size_t i = 0; i < n; i++) in[i] = (float)((i * 37) % 101) - 50.0f;
+    memset(got, 0, 5 * n * sizeof *got);
+    din = make_buf(&c, dev->ctx, n * sizeof *in, in);
+    df = make_buf(&c, dev->ctx, 3 * n * sizeof *f, NULL);
+    dn = make_buf(&c, dev->ctx, 5 * n * sizeof *got, got);
+  }
+  const size_t grid[3] = {BLOCKS, 1, 1};
+  const unsigned block[3] = {bx, by, 1};
+  duet_arg args[] = {duet_arg_buf(din), duet_arg_buf(df), duet_arg_buf(dn)};
+  if (din && df && dn &&
+      ok(&c, dev->ctx, duet_launch(prog, "shuffle_lanes", grid, block, 0, args, 3),
+         "duet_launch") &&
+      ok(&c, dev->ctx, duet_buf_read(df, 0, f, 3 * n * sizeof *f), "duet_buf_read") &&
+      ok(&c, dev->ctx, duet_buf_read(dn, 0, got, 5 * n * sizeof *got), "duet_buf_read")) {
+    const int w = got[1];
+    if (w == -1) {
+      skipped = 1;
+    } else if (harness_expect(&c, w >= 4 && threads % (unsigned)w == 0 && (!nvidia || w == 32),
+                              "DUET_SUBGROUP_SIZE = %d (block of %u threads%s)", w, threads,
+                              nvidia ? ", NVIDIA: want 32" : "")) {
+      int wrong = 0;
+      for (size_t i = 0; i < n && wrong < 5; i++) {
+        const int lane = (int)(i % threads % (unsigned)w), *g = &got[5 * i];
+        const size_t first = i - (size_t)lane;
+        const int down = lane + 5 < w, down1 = lane + 1 < w;
+        const float want_f[3] = {down ? in[i + 5] : in[i],
+                                 in[first + (size_t)(lane ^ ((w / 2) | 1))], in[first + 3]};
+        const int want_n[5] = {lane, w, (int)((down1 ? i + 1 : i) * 7 + 1),
+                               (int)((first + (size_t)(lane ^ (w - 1))) * 7 + 1),
+                               (int)((first + (size_t)w - 2) * 7 + 1)};
+        for (int k = 0; k < 3; k++)
+          if (f[3 * i + k] != want_f[k] && (k != 0 || down || nvidia)) {
+            wrong++;
+            harness_case_fail(&c, "thread %zu (lane %d): float shuffle %d gave %g, want %g", i,
+                              lane, k, f[3 * i + k], want_f[k]);
+          }
+        for (int k = 0; k < 5; k++)
+          if (g[k] != want_n[k] && (k != 2 || down1 || nvidia)) {
+            wrong++;
+            harness_case_fail(&c, "thread %zu (lane %d): int value %d is %d, want %d", i, lane, k,
+                              g[k], want_n[k]);
+          }
+      }
+    }
+  }
+  duet_buf_destroy(din);
+  duet_buf_destroy(df);
+  duet_buf_destroy(dn);
+  free(in);
+  free(f);
+  free(got);
   if (skipped)
     harness_case_skip(&c, "the device has no sub-group shuffles (DUET_HAVE_SHUFFLE undefined)");
   else
@@ -684,6 +782,9 @@ static void run(const harness_dev *dev, void *user) {
     case_atomics(dev, prog);
     case_vectors(dev, prog);
     case_shuffles(dev, prog);
+    case_shuffle_lanes(dev, prog, 128, 1);
+    if (dev->backend == DUET_BACKEND_CUDA || strstr(dev->info.vendor, "NVIDIA"))
+      case_shuffle_lanes(dev, prog, 16, 8);
     case_scalars(dev, prog);
     case_refusals(dev, prog);
   }
