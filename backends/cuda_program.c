@@ -6,7 +6,10 @@
  * cudaLaunchKernel on the context's stream. The parameters' sizes come from the driver's
  * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion, for as
  * many parameters as the CUBIN says the kernel has (cubin_params.h). CUBINs are kept in the
- * disk cache (src/cache.h), so that a later process skips NVRTC. */
+ * disk cache (src/cache.h), so that a later process skips NVRTC, and in memory while a program
+ * of the same key is alive, so that a second context on the device (or a second create of the
+ * same source) loads nothing, as OpenCL's programs are shared (opencl_programs.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,17 +103,67 @@ static int cubin_key(duet_ctx *ctx, const char *text, const char *const *options
   return DUET_OK;
 }
 
-/* A built program: the loaded library and its CUBIN, kept to count kernels' parameters. */
-typedef struct {
+/* A built program: the loaded library and its CUBIN, kept to count kernels' parameters; one per
+ * device and key in the process, shared by every duet_program of that key while one holds it. */
+typedef struct cu_program {
+  struct cu_program *next;
+  int device;
+  char *key; /* the disk cache's key parts, each ended by a NUL */
+  size_t klen;
+  unsigned refs; /* guarded by programs_lock */
   cudaLibrary_t lib;
   void *cubin;
   size_t len;
 } cu_program;
 
+static pthread_mutex_t programs_lock = PTHREAD_MUTEX_INITIALIZER;
+static cu_program *programs;
+
+static void program_destroy(cu_program *p) {
+  if (p->lib) cudaLibraryUnload(p->lib);
+  free(p->cubin);
+  free(p->key);
+  free(p);
+}
+
+/* The live program of device and key, with a new reference; NULL if none. */
+static cu_program *program_find(int device, const char *key, size_t klen) {
+  pthread_mutex_lock(&programs_lock);
+  cu_program *p = programs;
+  while (p && (p->device != device || p->klen != klen || memcmp(p->key, key, klen) != 0))
+    p = p->next;
+  if (p) p->refs++;
+  pthread_mutex_unlock(&programs_lock);
+  return p;
+}
+
+/* Publishes a program just built, unless another thread published one of its key meanwhile:
+ * then that one (with a new reference) and this one is destroyed. */
+static cu_program *program_publish(cu_program *built) {
+  pthread_mutex_lock(&programs_lock);
+  cu_program *p = programs;
+  while (p && (p->device != built->device || p->klen != built->klen ||
+               memcmp(p->key, built->key, built->klen) != 0))
+    p = p->next;
+  if (p) {
+    p->refs++;
+  } else {
+    built->refs = 1;
+    built->next = programs;
+    programs = built;
+  }
+  pthread_mutex_unlock(&programs_lock);
+  if (p) program_destroy(built);
+  return p ? p : built;
+}
+
 /* Loads a CUBIN; a refusal is left for the caller to report or to take as a cache miss. */
 static cudaError_t load(const void *cubin, cudaLibrary_t *out) {
   cudaError_t err = cudaLibraryLoadData(out, cubin, NULL, NULL, 0, NULL, NULL, 0);
-  if (err != cudaSuccess) cudaGetLastError();
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    *out = NULL;
+  }
   return err;
 }
 
@@ -126,13 +179,30 @@ int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *o
                       "duet_program_create: cuda: NVRTC, the CUDA run-time compiler, is needed: "
                       "%s",
                       unloaded);
-  cu_program *prog = calloc(1, sizeof *prog);
-  if (!prog) return duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of host memory");
   char bufs[3][32];
   const char *parts[KEY_PARTS];
-  if ((status = cubin_key(ctx, text, options, n, bufs, parts))) {
+  if ((status = cubin_key(ctx, text, options, n, bufs, parts))) return status;
+  cu_program *prog = calloc(1, sizeof *prog);
+  size_t klen = 0;
+  for (unsigned i = 0; i < KEY_PARTS; i++) klen += strlen(parts[i]) + 1;
+  if (!prog || !(prog->key = malloc(klen))) {
     free(prog);
-    return status;
+    free((char *)parts[4]);
+    return duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of host memory");
+  }
+  for (unsigned i = 0; i < KEY_PARTS; i++) {
+    const size_t len = strlen(parts[i]) + 1;
+    memcpy(prog->key + prog->klen, parts[i], len);
+    prog->klen += len;
+  }
+  prog->device = duet_ctx_device(ctx);
+  cu_program *live = program_find(prog->device, prog->key, prog->klen);
+  if (live) {
+    duet__note("cuda: duet_program_create: reused from memory");
+    free((char *)parts[4]);
+    program_destroy(prog);
+    *out = live;
+    return DUET_OK;
   }
   int loaded = 0;
   const int disk = duet__cache_keyable(&text, 1, parts[4]);
@@ -155,21 +225,26 @@ int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *o
       duet__cache_store(parts, KEY_PARTS, prog->cubin, prog->len);
   }
   free((char *)parts[4]);
-  if (status) {
-    free(prog->cubin);
-    free(prog);
-  } else {
-    *out = prog;
-  }
+  if (status)
+    program_destroy(prog);
+  else
+    *out = program_publish(prog);
   return status;
 }
 
+/* Drops a reference; the last one unloads the library (outside the lock: it may synchronize). */
 void duet__cu_program_free(duet_ctx *ctx, void *prog) {
   (void)ctx;
-  cu_program *p = prog;
-  cudaLibraryUnload(p->lib);
-  free(p->cubin);
-  free(p);
+  cu_program *p = prog, **at;
+  pthread_mutex_lock(&programs_lock);
+  const int last = --p->refs == 0;
+  if (last) {
+    for (at = &programs; *at != p; at = &(*at)->next) {
+    }
+    *at = p->next;
+  }
+  pthread_mutex_unlock(&programs_lock);
+  if (last) program_destroy(p);
 }
 
 /* The driver's cuKernelGetParamInfo, or NULL where the driver lacks it. */
@@ -258,6 +333,13 @@ int duet__cu_program_kernel(duet_ctx *ctx, void *prog, const char *name, duet__u
   k->shared_bytes = ctx->caps.shared_bytes > attr.sharedSizeBytes
                         ? ctx->caps.shared_bytes - attr.sharedSizeBytes
                         : 0;
+  /* Opted in to all of it once, here, not per launch: the kernel is shared by every context on
+   * the device, and a launch that lowered the limit could fail another thread's larger one. */
+  if (k->shared_bytes > DEFAULT_SHARED_LIMIT &&
+      (err = cudaKernelSetAttributeForDevice(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)k->shared_bytes, duet_ctx_device(ctx))) !=
+          cudaSuccess)
+    return duet__cu_fail(ctx, err, "cudaKernelSetAttributeForDevice");
   return DUET_OK;
 }
 
@@ -271,18 +353,12 @@ int duet__cu_program_launch(duet_ctx *ctx, const duet__user_kernel *k, const due
   int status = use_device(ctx);
   if (status) return status;
   const cudaKernel_t kern = (cudaKernel_t)k->fn;
-  cudaError_t err;
-  if (l->shared_bytes > DEFAULT_SHARED_LIMIT &&
-      (err = cudaKernelSetAttributeForDevice(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)l->shared_bytes, duet_ctx_device(ctx))) !=
-          cudaSuccess)
-    return duet__cu_fail(ctx, err, "cudaKernelSetAttributeForDevice");
   /* cudaLaunchKernel takes each argument's address; every union member starts at u. */
   void *argv[DUET__USER_MAX_ARGS];
   for (unsigned i = 0; i < nargs; i++) argv[i] = (void *)&args[i].u;
   dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
   dim3 block = {l->block[0], l->block[1], l->block[2]};
-  err = cudaLaunchKernel((const void *)kern, grid, block, argv, l->shared_bytes,
-                         (cudaStream_t)duet_ctx_native_queue(ctx));
+  cudaError_t err = cudaLaunchKernel((const void *)kern, grid, block, argv, l->shared_bytes,
+                                     (cudaStream_t)duet_ctx_native_queue(ctx));
   return err == cudaSuccess ? DUET_OK : duet__cu_fail(ctx, err, "cudaLaunchKernel");
 }

@@ -760,6 +760,56 @@ static void case_destroy_order(const harness_dev *dev) {
   harness_case_end(&c);
 }
 
+/* Whether "add" of prog (on ctx) sums 300 elements right. */
+static int add_works(harness_case *c, duet_ctx *ctx, duet_program *prog) {
+  enum { N = 300 };
+  float a[N], got[N];
+  for (int i = 0; i < N; i++) a[i] = (float)(i % 17);
+  duet_buf *da = make_buf(c, ctx, sizeof a, a), *dc = make_buf(c, ctx, sizeof got, NULL);
+  const size_t grid[3] = {(N + 63) / 64, 1, 1};
+  const unsigned block[3] = {64, 1, 1};
+  int wrong = -1;
+  if (da && dc) {
+    duet_arg args[] = {duet_arg_buf(da), duet_arg_buf(da), duet_arg_buf(dc), duet_arg_i32(N)};
+    if (ok(c, ctx, duet_launch(prog, "add", grid, block, 0, args, 4), "duet_launch") &&
+        ok(c, ctx, duet_buf_read(dc, 0, got, sizeof got), "duet_buf_read")) {
+      wrong = 0;
+      for (int i = 0; i < N; i++) wrong += got[i] != 2 * a[i];
+      harness_expect(c, wrong == 0, "%d of %d sums wrong", wrong, N);
+    }
+  }
+  duet_buf_destroy(da);
+  duet_buf_destroy(dc);
+  return wrong == 0;
+}
+
+/* Programs of one source and options on two contexts of a device are one in memory (CUDA and
+ * OpenCL alike): each keeps working after the other is destroyed, in either order. */
+static void case_shared_programs(const harness_dev *dev) {
+  harness_case c;
+  harness_case_begin(&c, dev, "program of one source on two contexts, each destroyed first");
+  static const char opts[] = "-DTEST_PROGRAM_SHARED=1";
+  duet_ctx *other = NULL;
+  duet_program *p1 = NULL, *p2 = NULL, *p3 = NULL;
+  if (ok(&c, NULL, duet_ctx_create(&other, dev->backend, dev->device), "duet_ctx_create") &&
+      ok(&c, dev->ctx, duet_program_create(dev->ctx, source, opts, &p1), "duet_program_create") &&
+      ok(&c, other, duet_program_create(other, source, opts, &p2), "duet_program_create")) {
+    duet_program_destroy(p1);
+    p1 = NULL;
+    if (add_works(&c, other, p2) &&
+        ok(&c, dev->ctx, duet_program_create(dev->ctx, source, opts, &p3), "duet_program_create")) {
+      duet_program_destroy(p2);
+      p2 = NULL;
+      add_works(&c, dev->ctx, p3);
+    }
+  }
+  duet_program_destroy(p1);
+  duet_program_destroy(p2);
+  duet_program_destroy(p3);
+  duet_ctx_destroy(other);
+  harness_case_end(&c);
+}
+
 static void run(const harness_dev *dev, void *user) {
   (void)user;
   harness_case c;
@@ -794,6 +844,7 @@ static void run(const harness_dev *dev, void *user) {
   if (dev->backend == DUET_BACKEND_OPENCL) case_bad_params(dev);
   case_nulls(dev);
   case_destroy_order(dev);
+  case_shared_programs(dev);
 }
 
 int main(void) {
