@@ -5,7 +5,8 @@
 # PoCL), compute-sanitizer on every CUDA kernel, then the bench. Logs go to $OUT/logs.tar.gz.
 # usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune coldstart
 # (default: all), and regress: tests/test_regress on every platform (CUDA, NVIDIA OpenCL, PoCL),
-# issue 23's cases, on its own (check runs it on CUDA and NVIDIA's OpenCL among the rest)
+# issue 23's cases, on its own (check runs it on CUDA and NVIDIA's OpenCL among the rest); and
+# program: test_program on CUDA (CUBIN and PTX paths, memcheck) and NVIDIA's OpenCL
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -81,6 +82,25 @@ if has regress; then
   CUDA_CACHE_DISABLE=1 timeout ${CHECK_TIMEOUT:-480} tests/test_regress >"$logs/regress.log" 2>&1
   echo "test_regress rc=$?"
   grep -E '^(FAIL|SKIP)|plan _sk_|^harness' "$logs/regress.log" | cut -c1-160
+fi
+
+# program: users' kernels (issue 20) on CUDA and NVIDIA's OpenCL: test_program as built, then on
+# CUDA through the PTX path (DUET_TEST_NVRTC_PTX=1: compute_XY PTX the driver compiles, as for a
+# device newer than NVRTC), then memcheck on CUDA, which must report 0 errors (parameters are
+# counted from the CUBIN, so cuKernelGetParamInfo is never asked past the last), and VERBOSE notes
+# that a second context's program was "reused from memory".
+if has program; then
+  echo "=== test_program (issue 20)"
+  DUET_CACHE_DIR=off tests/test_program >"$logs/program.log" 2>&1
+  echo "test_program rc=$?"
+  DUET_CACHE_DIR=off DUET_BACKEND=cuda DUET_TEST_NVRTC_PTX=1 tests/test_program >"$logs/program-ptx.log" 2>&1
+  echo "test_program PTX rc=$?"
+  DUET_CACHE_DIR=off DUET_BACKEND=cuda OMP_NUM_THREADS=1 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    tests/test_program >"$logs/program-memcheck.log" 2>&1
+  echo "memcheck test_program rc=$?"
+  DUET_CACHE_DIR=off DUET_BACKEND=cuda DUET_VERBOSE=1 tests/test_program >"$logs/program-verbose.log" 2>&1
+  echo "reused from memory: $(grep -c 'cuda: duet_program_create: reused from memory' "$logs/program-verbose.log")"
+  grep -h -E '^(FAIL|SKIP)|^harness|ERROR SUMMARY' "$logs"/program*.log | cut -c1-200
 fi
 
 if has sanitize; then

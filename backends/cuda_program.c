@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Users' programs on CUDA: NVRTC (opened at run time, nvrtc_loader.c) compiles duet_kernel.h and
- * the source for the device's own architecture, and the CUBIN it gives is loaded through the
- * runtime's library API (cudaLibraryLoadData), so that neither libnvrtc nor libcuda is linked.
+ * the source for the device's own architecture (PTX where NVRTC does not know it: target()), and
+ * the CUBIN it gives is loaded through the runtime's library API (cudaLibraryLoadData), so that
+ * neither libnvrtc nor libcuda is linked.
  * Kernels are looked up by name (DUET_KERNEL makes them extern "C") and launched with
  * cudaLaunchKernel on the context's stream. The parameters' sizes come from the driver's
  * cuKernelGetParamInfo (CUDA 12.4), reached through cudaGetDriverEntryPointByVersion, for as
@@ -38,11 +39,44 @@ static char *program_log(nvrtcProgram prog) {
   return log;
 }
 
-/* Source and options to CUBIN for the device (NVRTC is loaded). *cubin is malloc'd. */
+/* What NVRTC compiles for the device: "sm_XY", a CUBIN, where NVRTC knows the device's
+ * architecture; else "compute_XY", PTX for the newest architecture it knows that the device
+ * runs, which the driver compiles when it loads it (an NVRTC older than the device). Where NVRTC
+ * knows none that old, or cannot list them, sm_XY, for NVRTC to say why not. The test hook
+ * DUET_TEST_NVRTC_PTX=1 takes the PTX path as if NVRTC did not know the device. */
+static void target(const duet_ctx *ctx, char out[24]) {
+  const int cc = ctx->caps.cc_major * 10 + ctx->caps.cc_minor;
+  int n = 0, best = 0, known = 1;
+  int *archs = NULL;
+  if (duet__nvrtc.nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0 &&
+      (archs = malloc((size_t)n * sizeof *archs)) &&
+      duet__nvrtc.nvrtcGetSupportedArchs(archs) == NVRTC_SUCCESS) {
+    known = 0;
+    for (int i = 0; i < n; i++) {
+      known |= archs[i] == cc;
+      if (archs[i] <= cc && archs[i] > best) best = archs[i];
+    }
+  }
+  free(archs);
+  const char *hook = duet__getenv("DUET_TEST_NVRTC_PTX");
+  if (hook && strcmp(hook, "1") == 0) known = 0;
+  if (known || !best)
+    snprintf(out, 24, "sm_%d", cc);
+  else
+    snprintf(out, 24, "compute_%d", best);
+}
+
+/* Source and options to a CUBIN, or to PTX (NUL included) where target is compute_XY, for the
+ * device (NVRTC is loaded). *cubin is malloc'd. */
 static int compile(duet_ctx *ctx, const char *text, const char *const *options, unsigned n,
-                   char **cubin, size_t *len) {
+                   const char *to, char **cubin, size_t *len) {
   char arch[48];
-  snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", ctx->caps.cc_major, ctx->caps.cc_minor);
+  snprintf(arch, sizeof arch, "--gpu-architecture=%s", to);
+  const int ptx = strncmp(to, "compute_", 8) == 0;
+  nvrtcResult (*get_size)(nvrtcProgram, size_t *) =
+      ptx ? duet__nvrtc.nvrtcGetPTXSize : duet__nvrtc.nvrtcGetCUBINSize;
+  nvrtcResult (*get)(nvrtcProgram, char *) =
+      ptx ? duet__nvrtc.nvrtcGetPTX : duet__nvrtc.nvrtcGetCUBIN;
   const char **opts = malloc((n + 1) * sizeof *opts);
   if (!opts) return duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of host memory");
   opts[0] = arch;
@@ -59,18 +93,17 @@ static int compile(duet_ctx *ctx, const char *text, const char *const *options, 
   r = duet__nvrtc.nvrtcCompileProgram(prog, (int)n + 1, opts);
   if (r != NVRTC_SUCCESS) {
     char *log = program_log(prog);
-    status =
-        duet__fail(ctx, DUET_EBUILD,
-                   "duet_program_create: cuda: NVRTC did not compile it (%s) for %s; log:\n%s",
-                   duet__nvrtc.nvrtcGetErrorString(r), arch + 20, log && *log ? log : "(no log)");
+    status = duet__fail(ctx, DUET_EBUILD,
+                        "duet_program_create: cuda: NVRTC did not compile it (%s) for %s; log:\n%s",
+                        duet__nvrtc.nvrtcGetErrorString(r), to, log && *log ? log : "(no log)");
     free(log);
-  } else if ((r = duet__nvrtc.nvrtcGetCUBINSize(prog, len)) != NVRTC_SUCCESS ||
-             !(*cubin = malloc(*len)) ||
-             (r = duet__nvrtc.nvrtcGetCUBIN(prog, *cubin)) != NVRTC_SUCCESS) {
-    status = r == NVRTC_SUCCESS ? duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of memory")
-                                : duet__fail(ctx, DUET_EBACKEND,
-                                             "duet_program_create: cuda: nvrtcGetCUBIN failed: %s",
-                                             duet__nvrtc.nvrtcGetErrorString(r));
+  } else if ((r = get_size(prog, len)) != NVRTC_SUCCESS || !(*cubin = malloc(*len)) ||
+             (r = get(prog, *cubin)) != NVRTC_SUCCESS) {
+    status =
+        r == NVRTC_SUCCESS
+            ? duet__fail(ctx, DUET_ENOMEM, "duet_program_create: out of memory")
+            : duet__fail(ctx, DUET_EBACKEND, "duet_program_create: cuda: nvrtcGet%s failed: %s",
+                         ptx ? "PTX" : "CUBIN", duet__nvrtc.nvrtcGetErrorString(r));
     if (r != NVRTC_SUCCESS) {
       free(*cubin);
       *cubin = NULL;
@@ -89,7 +122,9 @@ static int cubin_key(duet_ctx *ctx, const char *text, const char *const *options
   int major = 0, minor = 0, driver = 0;
   duet__nvrtc.nvrtcVersion(&major, &minor);
   cudaDriverGetVersion(&driver);
-  snprintf(bufs[0], 32, "sm_%d%d", ctx->caps.cc_major, ctx->caps.cc_minor);
+  char to[24];
+  target(ctx, to); /* the device, and what is compiled for it: a CUBIN or PTX */
+  snprintf(bufs[0], 32, "sm_%d%d %s", ctx->caps.cc_major, ctx->caps.cc_minor, to);
   snprintf(bufs[1], 32, "nvrtc %d.%d", major, minor);
   snprintf(bufs[2], 32, "driver %d", driver);
   size_t len = 1;
@@ -217,7 +252,8 @@ int duet__cu_program_build(duet_ctx *ctx, const char *text, const char *const *o
       prog->cubin = NULL;
     }
   }
-  if (!loaded && !(status = compile(ctx, text, options, n, (char **)&prog->cubin, &prog->len))) {
+  if (!loaded && !(status = compile(ctx, text, options, n, strchr(parts[1], ' ') + 1,
+                                    (char **)&prog->cubin, &prog->len))) {
     cudaError_t err = load(prog->cubin, &prog->lib);
     if (err != cudaSuccess)
       status = duet__cu_fail(ctx, err, "cudaLibraryLoadData");

@@ -16,7 +16,11 @@
   X(nvrtcGetProgramLogSize)      \
   X(nvrtcGetProgramLog)          \
   X(nvrtcGetCUBINSize)           \
-  X(nvrtcGetCUBIN)
+  X(nvrtcGetCUBIN)               \
+  X(nvrtcGetPTXSize)             \
+  X(nvrtcGetPTX)                 \
+  X(nvrtcGetNumSupportedArchs)   \
+  X(nvrtcGetSupportedArchs)
 
 typedef struct {
 #define DUET__NVRTC_MEMBER(name) __typeof__(name) *name;
