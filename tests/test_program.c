@@ -827,7 +827,14 @@ static void run(const harness_dev *dev, void *user) {
     case_add(dev, prog);
     case_reverse(dev, prog);
     case_big_shared(dev, prog, 64 * 1024, "past CUDA's default 48 KiB");
-    case_big_shared(dev, prog, dev->info.shared_mem_bytes, "the device's limit, duet_device_info");
+    /* An OpenCL kernel may hold local memory of its own beside the dynamic part (NVIDIA's
+     * reports 1 byte for every kernel, so 49151 of 49152 are left on the H100): ask for 1 KiB
+     * under the device's limit there, the limit itself on CUDA. */
+    if (dev->backend == DUET_BACKEND_OPENCL)
+      case_big_shared(dev, prog, dev->info.shared_mem_bytes - 1024,
+                      "1 KiB under the device's limit, duet_device_info");
+    else
+      case_big_shared(dev, prog, dev->info.shared_mem_bytes, "the device's limit, duet_device_info");
     case_where(dev, prog);
     case_atomics(dev, prog);
     case_vectors(dev, prog);
