@@ -45,10 +45,12 @@ typedef struct {
 #define FOR_EACH_TILE_Y(t, extent, tile) \
   for (idx_t t = get_group_id(1); t * (idx_t)(tile) < (extent); t += get_num_groups(1))
 
-/* Tile coordinates of this work-group in band order (see DUET_TRANSPOSE_BAND): a bijection of
- * the num_groups(0) x num_groups(1) grid onto itself that walks `band` tile columns at a time.
- * 32-bit on purpose: 64-bit division here cost the tiled transposes 8 registers on NVIDIA, and
- * with them two resident work-groups per SM. The core refuses grids of 2^32 groups or more. */
+/* Tile coordinates of this work-group in band order (the tunable TRANSPOSE_BAND,
+ * src/duet_tunables.h): a bijection of the get_num_groups(0) x get_num_groups(1) grid onto itself
+ * that walks `band` tile columns at a time, so that the tiles in flight at once stay
+ * neighbours. 32-bit on purpose: 64-bit division here cost the tiled transposes 8 registers on
+ * NVIDIA, and with them two resident work-groups per SM. The core refuses grids of 2^32 groups
+ * or more (src/launch.c). */
 typedef struct {
   uint x, y;
 } tile_xy;

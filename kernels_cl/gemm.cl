@@ -43,9 +43,9 @@ inline void gemm_per_element(const bool x_walks_rows, int ta, int tb, idx_t m, i
   }
 }
 
-/* naive: the seed's "old" mapping, x along the rows of C. The 32 work-items of a warp take 32
- * consecutive rows i with the same column j, so for NN each load of A and each store of C is
- * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
+/* naive: the textbook first mapping, work-item x along the rows of C. The 32 work-items of a warp
+ * take 32 consecutive rows i with the same column j, so for NN each load of A and each store of C
+ * is strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_naive)
 __kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_naive(duet__gemm_scalars s,
@@ -56,9 +56,9 @@ __kernel BLOCK(GEMM_SIMPLE_X, GEMM_SIMPLE_Y) void duet_sgemm_naive(duet__gemm_sc
 }
 #endif
 
-/* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
- * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
- * operand is still re-read from global memory (L1/L2) k times. */
+/* coalesced: naive's index mapping flipped, x along the columns of C: a warp takes 32 consecutive
+ * columns j of one row i, so for NN the loads of B and the stores of C are coalesced and A is a
+ * broadcast. Every operand is still re-read from global memory (L1/L2) k times. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_coalesced)
 __kernel BLOCK(GEMM_SIMPLE_X,
                GEMM_SIMPLE_Y) void duet_sgemm_coalesced(duet__gemm_scalars s,
@@ -74,7 +74,8 @@ __kernel BLOCK(GEMM_SIMPLE_X,
  * from global memory is then used GEMM_TILE times from local memory. Partial tiles at the edges
  * are zero-filled, so the inner product needs no bounds check, and work-items outside C still
  * load and reach both barriers: an early return here would leave the work-group waiting at the
- * barrier (seed 000's "what will happen here?"). */
+ * barrier (a barrier that some work-items of a work-group skip is undefined behaviour; in
+ * practice a hang or a wrong tile). */
 inline void sgemm_tiled_body(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
                              __global const float *restrict a, idx_t lda,
                              __global const float *restrict b, idx_t ldb, float beta,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The float sum of seed 002, from the naive tree to warp shuffles, and seed 001's atomic. Each
+/* The float sum in the classic sequence of block reductions, from the interleaved tree in local
+ * memory to warp shuffles, plus a variant that adds each work-group's sum atomically. Each
  * kernel is one pass: work-group b sums its part of in[0, n) into out[b]; src/reduce.c chains
  * passes until one value is left, so every result comes from a fixed tree that depends only on
  * n, the variant and the tuning set. Atomic adds its work-groups' sums into out[0] in whatever
@@ -75,7 +76,8 @@ inline float group_sum(float x, __local float *s) {
   return x;
 }
 #elif defined(DUET_NVIDIA)
-/* The seed's warpReduceSum through shfl.sync (OpenCL C has no shuffle on NVIDIA). */
+/* A warp's sum by shuffles down, as in CUDA, through PTX's shfl.sync (OpenCL C has no shuffle on
+ * NVIDIA): after it, lane 0 holds it. */
 inline float warp_sum(float x) {
   for (uint o = 16; o > 0; o /= 2) {
     uint y;

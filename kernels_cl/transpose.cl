@@ -49,8 +49,11 @@
  * ld_out (a warp writes 32 floats in 32 different rows of out), so each store touches its own
  * memory segment and the write side caps the bandwidth. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_naive)
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t rows, idx_t cols, __global const float *restrict in,
-                                   idx_t ld_in, __global float *restrict out, idx_t ld_out) {
+__kernel BLOCK(TRANSPOSE_TILE,
+               TRANSPOSE_ROWS) void duet_transpose_naive(idx_t rows, idx_t cols,
+                                                         __global const float *restrict in,
+                                                         idx_t ld_in, __global float *restrict out,
+                                                         idx_t ld_out) {
   const idx_t col = (idx_t)get_group_id(0) * TRANSPOSE_TILE + get_local_id(0);
   FOR_EACH_TILE_Y(tile, rows, TRANSPOSE_ROWS) {
     const idx_t row = tile * TRANSPOSE_ROWS + (idx_t)get_local_id(1);
@@ -68,15 +71,15 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_naive(idx_t r
  * and written to the local tile in scalars at banks (row + 4 * (t % (tile/4)) + k) % 32: with
  * tile 32 a warp reads 4 rows of 128 bytes and its banks are distinct, with tile 64 it reads 2
  * rows of 256 bytes and they meet in pairs. Edge tiles and unaligned `in` load in scalars. The
- * stores stay scalar: on the H100, float4 stores along rows of `out` cost 1.6-1.8 times the L2
- * write sectors and ran up to 14% slower (docs/results/h100.md).
+ * stores stay scalar: on the H100, float4 stores along rows of `out` wrote more L2 sectors and
+ * ran slower (docs/results/tuning-notes.md).
  * tile, rows_per, pad, band and vec are constants at every call, so once inlined the loops
  * unroll by themselves; an unroll pragma here would be read before inlining, and PoCL warns that
  * it cannot honour it. */
 inline void transpose_tiled(const int tile, const int rows_per, const int pad, const int band,
-                            const int vec, idx_t rows, idx_t cols, __global const float *restrict in,
-                            idx_t ld_in, __global float *restrict out, idx_t ld_out,
-                            __local float *tile_mem) {
+                            const int vec, idx_t rows, idx_t cols,
+                            __global const float *restrict in, idx_t ld_in,
+                            __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   const int stride = tile + pad;
   const int tx = get_local_id(0), ty = get_local_id(1);
   const tile_xy t = band_order(band);
@@ -174,9 +177,9 @@ inline void transpose_wide(const int cols_per, const int tall, const int rows_pe
 
 /* coalesced: TILE x TILE local tile, no padding (bank conflicts on the column read). */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_coalesced)
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(idx_t rows, idx_t cols, __global const float *restrict in,
-                                       idx_t ld_in, __global float *restrict out, idx_t ld_out,
-                                       __local float *tile_mem) {
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_transpose_coalesced(
+    idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+    __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   transpose_tiled(TRANSPOSE_TILE, TRANSPOSE_ROWS, 0, TRANSPOSE_BAND, 0, rows, cols, in, ld_in, out,
                   ld_out, tile_mem);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* duet_vector_add: c = a + b over n floats (seeds 001 and 002), with float4 loads and stores in a
+/* duet_vector_add: c = a + b over n floats, with float4 loads and stores in a
  * grid-stride loop over a grid sized by the compute units (src/vector.c), then the last n % 4
  * elements one per work-item. c may be a or b: every element is read before it is written, by
  * the same work-item, so the pointers carry no restrict.

@@ -40,16 +40,18 @@ struct tile_rows_cfg {
 #define DUET_CU_END \
   { 0, 0, 0, 0, 0, 0 }
 
-/* Tiles along y are walked in a grid-stride loop because gridDim.y is capped at 65535
- * (DUET_MAX_GRID_Y). The bound depends only on blockIdx.y, so every thread of a block runs the
- * same iterations and barriers inside the loop are reached by all of them. */
+/* Tiles along y are walked in a grid-stride loop because gridDim.y is capped at 65535 (the core
+ * caps the grid at the device's maxGridSize, src/launch.c). The bound depends only on
+ * blockIdx.y, so every thread of a block runs the same iterations and barriers inside the loop are
+ * reached by all of them. */
 #define FOR_EACH_TILE_Y(t, extent, tile) \
   for (idx_t t = blockIdx.y; t * (idx_t)(tile) < (extent); t += gridDim.y)
 
-/* Tile coordinates of this block in band order (see DUET_TRANSPOSE_BAND): a bijection of the
- * gridDim.x x gridDim.y grid onto itself that walks `band` tile columns at a time.
+/* Tile coordinates of this block in band order (the tunable TRANSPOSE_BAND, src/duet_tunables.h):
+ * a bijection of the gridDim.x x gridDim.y grid onto itself that walks `band` tile columns at a
+ * time, so that the tiles in flight at once stay neighbours.
  * 32-bit on purpose: 64-bit division here cost the tiled transposes 8 registers, and with them
- * two resident blocks per SM. The core refuses grids of 2^32 blocks or more (duet__launch_2d). */
+ * two resident blocks per SM. The core refuses grids of 2^32 blocks or more (src/launch.c). */
 struct tile_xy {
   unsigned x, y;
 };
@@ -101,8 +103,7 @@ struct k_range {
   idx_t beg, end;
 };
 __device__ __forceinline__ k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
-                                                float *__restrict__ &c, float &alpha,
-                                                float &beta) {
+                                                float *__restrict__ &c, float &alpha, float &beta) {
   const int slices = gridDim.z;
   k_range r = {0, k};
   if (slices > 1) {

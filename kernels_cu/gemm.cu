@@ -51,7 +51,7 @@ __device__ __forceinline__ void gemm_per_element(int ta, int tb, idx_t m, idx_t 
   }
 }
 
-/* naive: the seed's "old" mapping, x along the rows of C. The 32 threads of a warp take 32
+/* naive: the textbook first mapping, thread x along the rows of C. The 32 threads of a warp take 32
  * consecutive rows i with the same column j, so for NN each load of A and each store of C is
  * strided by lda/ldc (32 memory segments per warp access) and B is a broadcast: kept as the slow
  * reference that shows what uncoalesced access costs. */
@@ -61,9 +61,9 @@ __global__ void duet_sgemm_naive(duet__gemm_scalars s, const float *__restrict__
   gemm_per_element<simple_cfg<S>::X, simple_cfg<S>::Y, true>(GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
-/* coalesced: the mapping flipped (seed "Simple++"): a warp takes 32 consecutive columns j of one
- * row i, so for NN the loads of B and the stores of C are coalesced and A is a broadcast. Every
- * operand is still re-read from global memory (L1/L2) k times. */
+/* coalesced: naive's index mapping flipped, x along the columns of C: a warp takes 32 consecutive
+ * columns j of one row i, so for NN the loads of B and the stores of C are coalesced and A is a
+ * broadcast. Every operand is still re-read from global memory (L1/L2) k times. */
 template <int S>
 __global__ void duet_sgemm_coalesced(duet__gemm_scalars s, const float *__restrict__ a,
                                      const float *__restrict__ b, float *__restrict__ c) {
@@ -75,7 +75,8 @@ __global__ void duet_sgemm_coalesced(duet__gemm_scalars s, const float *__restri
  * global memory is then used GEMM_TILE times from shared memory. Partial tiles at the edges are
  * zero-filled, so the inner product needs no bounds check, and threads outside C still load and
  * reach both barriers: an early return here would leave the block waiting at __syncthreads
- * (seed 000's "what will happen here?"). */
+ * (a barrier that some threads of a block skip is undefined behaviour; in practice a hang or a
+ * wrong tile). */
 template <int GEMM_TILE>
 __device__ __forceinline__ void sgemm_tiled_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
                                                  float alpha, const float *__restrict__ a,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The float sum of seed 002, from the naive tree to warp shuffles, and seed 001's atomic. Each
+/* The float sum in the classic sequence of block reductions, from the interleaved tree in shared
+ * memory to warp shuffles, plus a variant that adds each block's sum atomically. Each
  * kernel is one pass: block b sums its part of in[0, n) into out[b]; src/reduce.c chains passes
  * until one value is left, so every result comes from a fixed tree that depends only on n, the
  * variant and the tuning set. Atomic adds its blocks' sums into out[0] in whatever order they
@@ -59,7 +60,7 @@ __global__ void __launch_bounds__(reduce_cfg<S>::B)
   if (tid == 0) out[blockIdx.x] = s[0];
 }
 
-/* The seed's warpReduceSum: after it, lane 0 holds its warp's sum. */
+/* A warp's sum by shuffles down, halving the distance each step: after it, lane 0 holds it. */
 __device__ __forceinline__ float warp_sum(float x) {
 #pragma unroll
   for (int o = 16; o > 0; o /= 2) x += __shfl_down_sync(0xffffffffu, x, o);

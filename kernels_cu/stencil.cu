@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The 1D stencil of seed 003: out[i] = sum over j = -r..r of w[j + r] * in[i + j], with in[]
+/* A 1D stencil: out[i] = sum over j = -r..r of w[j + r] * in[i + j], with in[]
  * read as 0 outside [0, n). Every variant adds the terms in the order j = -r..r with fmaf, so all
  * of them give the same bits (and a CPU loop of fmaf gives them too).
  *   naive     one output per thread, 2r + 1 loads from global memory
- *   shared    the seed's: the block's STENCIL_BLOCK inputs and their 2r halo staged in shared
- *             memory (zeros outside [0, n), where the seed reads out of bounds), the weights too
+ *   shared    the textbook version: the block's STENCIL_BLOCK inputs and their 2r halo staged
+ *             in shared memory (zeros outside [0, n), where the textbook's reads out of bounds),
+ *             the weights too
  *   register  STENCIL_VEC consecutive outputs per thread from a window of inputs in registers,
  *             loaded as float4s: HALO + STENCIL_VEC + HALO floats around them, with HALO = 4
  *             (register4, radius <= 4) or 16 (register16, radius <= 16), the weights in

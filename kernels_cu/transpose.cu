@@ -29,9 +29,7 @@ constexpr int blocks_for_regs(int threads, int regs) {
 }
 /* The staged kernels ask for 24 registers and 2 per element a thread moves: 32 for 4 (32 x 32
  * tiles of 32 x 8 threads, 8 blocks of 256 per SM), 40 for 8 (64 x 64 tiles of 64 x 8 threads, 3
- * blocks of 512). On the H100, padded's 64 x 64 tiles with float4 loads run 0.7% faster at 40
- * than at 32 (4 blocks); at 32 x 32 the float4 loads take it to 40 registers without a cap, 6
- * blocks, and 0.866 of cudaMemcpy against 0.947 at 30. */
+ * blocks of 512): the fastest caps on the H100 (docs/results/tuning-notes.md). */
 template <int TILE_, int ROWS_, int PAD_, int VEC_, int BAND_>
 struct staged_cfg {
   static constexpr int TILE = TILE_, ROWS = ROWS_, PAD = PAD_, VEC = VEC_, BAND = BAND_;
@@ -46,9 +44,8 @@ template <int S>
 struct padded_cfg : staged_cfg<TUN(S, TRANSPOSE_PADDED_TILE), TUN(S, TRANSPOSE_PADDED_ROWS), 1,
                                TUN(S, TRANSPOSE_VEC), TUN(S, TRANSPOSE_PADDED_BAND)> {};
 /* padded-wide: TILE columns by WIDE_TILE rows of `in`, and 8 rows more for its shift. It asks
- * for 48 registers where the block has 8 rows of threads or more, no cap otherwise: the H100's
- * set loads 17 rows per thread, which 48 registers hold without spills (5 blocks of 256
- * threads; 40 spill, and 71 without a cap). */
+ * for 48 registers where the block has 8 rows of threads or more, no cap otherwise: enough for
+ * the nvidia-sm80 set's 17 rows per thread without spills (docs/results/tuning-notes.md). */
 template <int S>
 struct padded_wide_cfg {
   static constexpr int COLS = TUN(S, TRANSPOSE_TILE), TALL = TUN(S, TRANSPOSE_WIDE_TILE),
@@ -82,8 +79,8 @@ __global__ void duet_transpose_naive(idx_t rows, idx_t cols, const float *__rest
  * the shared tile in scalars at banks (row + 4 * (t % (TILE/4)) + k) % 32: with TILE 32 a warp
  * reads 4 rows of 128 bytes and its banks are distinct, with TILE 64 it reads 2 rows of 256 bytes
  * and they meet in pairs. Edge tiles and unaligned `in` load in scalars. The stores stay
- * scalar: on the H100, float4 stores along rows of `out` cost 1.6-1.8 times the L2 write sectors
- * and ran up to 14% slower (docs/results/h100.md). */
+ * scalar: on the H100, float4 stores along rows of `out` wrote more L2 sectors and ran slower
+ * (docs/results/tuning-notes.md). */
 template <int TILE, int ROWS, int PAD, int BAND, int VEC>
 __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
                                                 const float *__restrict__ in, idx_t ld_in,
@@ -193,7 +190,7 @@ __device__ __forceinline__ void transpose_wide(idx_t rows, idx_t cols, const flo
 /* One kernel per staged variant, each an instantiation of transpose_tiled with its cfg. */
 #define STAGED_KERNEL(name, cfg)                                                         \
   template <int S>                                                                       \
-  __global__ void __launch_bounds__(cfg<S>::bx * cfg<S>::by, cfg<S>::min_blocks)         \
+  __global__ void __launch_bounds__(cfg<S>::bx *cfg<S>::by, cfg<S>::min_blocks)          \
       name(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,            \
            float *__restrict__ out, idx_t ld_out) {                                      \
     transpose_tiled<cfg<S>::TILE, cfg<S>::ROWS, cfg<S>::PAD, cfg<S>::BAND, cfg<S>::VEC>( \

@@ -49,8 +49,8 @@
  * GEMM_FAST_STREAMK       stream-K: where the big tiles leave at least this percentage of their
  *                         waves' block slots idle, fast shares the last tiles' k iterations out
  *                         among one block per compute unit (gemm.c); 0: never. 0 on CPUs:
- *                         on PoCL about 1 launch in 250 of 64^3 over 5 units summed a partial
- *                         before it was whole (docs/correctness.md), cause not yet found
+ *                         on PoCL it summed a partial before it was whole, now and then
+ *                         (docs/correctness.md), cause not yet found
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move
@@ -70,19 +70,8 @@
  * STENCIL_AUTO            the variant stencil AUTO takes (a duet_stencil_variant: 1 naive,
  *                         2 shared, 3 register)
  *
- * Where the values come from: nvidia-sm80 from the H100 (docs/results/h100.md: GEMM_TILE 32
- * beats 16 by 4-9%, padded-wide wins only at unaligned ld_out, TRANSPOSE_BAND 8 beats 32 by
- * 1-3% in a sweep of 17 transpose shapes; padded with 64 x 64 tiles of 64 x 8 threads and
- * float4 loads beats 32 x 32 tiles by 1.5% at 8192^2, and padded-wide at 128 rows beats 64 by 8-9%
- * at 4095^2 and 4097^2, in two sweeps of 26-50 shapes; padded's band 32 beats 8 by 0.7% at 8192^2
- * (0.1862 against 0.1876 ms, launches back to back as duet-bench times them), while padded-wide
- * keeps 8, 0.5-1% ahead of 32; the fast tiles and the split-K policy from a
- * sweep of about 20 configurations beside cuBLAS); cpu from PoCL on a 2-core EPYC
- * (docs/manifest.md: TRANSPOSE_ROWS 4 and GEMM_TILE 16 are 10-30% faster there, padded-wide
- * never beats padded, so AUTO does not take it, float4 loads make padded slower; fast at 64 x 64
- * is 12-15x tiled); default: the H100's shapes where they are safe on any GPU, with the smaller
- * tiles that need fewer registers (padded at 32 x 32, without the float4 loads that lose at that
- * tile on the H100).
+ * Where the values come from: nvidia-sm80 measured on an H100, cpu on PoCL, default the H100's
+ * shapes where they are safe on any GPU (docs/results/tuning-notes.md).
  */
 /* The rules the kernels assume of the values, each next to the row of its tunable (the last of
  * those it names): DUET__RULE(NAME, condition, text), the condition over T(NAME), the value in
@@ -98,6 +87,7 @@
 /* fast, at either tile (P: GEMM_FAST_ or GEMM_FAST_SMALL_); kernels_cl/gemm_fast.cl states them
  * (the #error checks there build-fail the same values, without naming the rule) */
 #define DUET__FAST_NT(P) (32 * (T(P##BM) / T(P##WM)) * (T(P##BN) / T(P##WN)))
+// clang-format off
 #define DUET__FAST_RULES(P)                                                                    \
   DUET__RULE(P##TM, T(P##TM) % 4 == 0 && T(P##TN) % 4 == 0 && T(P##BK) % 4 == 0,                \
              #P "TM, " #P "TN and " #P "BK are multiples of 4 (4 x 4 pieces, float4 loads)")    \
@@ -116,7 +106,6 @@
              #P "BM * " #P "BK / 4 and " #P "BN * " #P "BK / 4 are multiples of the "          \
              "work-group (each work-item loads whole float4 groups)")
 
-// clang-format off
 #define DUET__TUNABLES(X)                 \
   X(TRANSPOSE_TILE,          32,  32,  32) \
   X(TRANSPOSE_ROWS,           8,   8,   4) \

@@ -39,8 +39,8 @@ static void shape_transpose_padded_wide(const int *t, duet__shape *s) {
   *s = (duet__shape){cols, tall, cols, T(TRANSPOSE_WIDE_ROWS), (size_t)(tall + 8) * (cols + 1) * F,
                      0};
 }
-/* naive and coalesced sgemm: one thread per element of C. naive runs x down the rows of C: the
- * seed's "old" mapping, strided for every warp. */
+/* naive and coalesced sgemm: one thread per element of C. naive runs x down the rows of C, so
+ * every warp's loads of A and stores of C are strided (the uncoalesced textbook first version). */
 static void shape_sgemm_coalesced(const int *t, duet__shape *s) {
   *s = (duet__shape){T(GEMM_SIMPLE_X), T(GEMM_SIMPLE_Y), T(GEMM_SIMPLE_X), T(GEMM_SIMPLE_Y), 0, 0};
 }
@@ -125,12 +125,13 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
 
 #define VADD_TUNABLES DUET__TBIT(VADD_BLOCK)
-#define REDUCE_ROW(NAME) \
-  { NAME, DUET__G_REDUCE, "lmm", DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL), shape_reduce }
-#define STENCIL_ROW(NAME, SHAPE)                                                              \
-  {                                                                                           \
-    NAME, DUET__G_STENCIL, "limmm", DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC), SHAPE \
+#define REDUCE_ROW(NAME)                                                               \
+  {                                                                                    \
+    NAME, DUET__G_REDUCE, "lmm", DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL), \
+        shape_reduce                                                                   \
   }
+#define STENCIL_ROW(NAME, SHAPE) \
+  { NAME, DUET__G_STENCIL, "limmm", DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC), SHAPE }
 
 const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_COPY] = {"duet_copy", DUET__G_COPY, MOVE_SIG, TRANSPOSE_TUNABLES, shape_copy},

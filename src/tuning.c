@@ -52,12 +52,11 @@ static duet__tuning_set pick(const duet__caps *c) {
 
 /* Where one backend's compiler measures otherwise on a set's devices, that backend refines the
  * set (any value on a backend that compiles at run time; only plan tunables on one that does not).
- *   nvidia-sm80 on OpenCL, TRANSPOSE_AUTO_ALIGN 0: AUTO keeps padded at an unaligned ld_out.
- *   NVIDIA's OpenCL build of padded-wide ran 0.0639 ms at 4095^2 and 0.0632 at 4097^2 against
- *   padded's 0.0570 and 0.0575; CUDA's padded-wide 0.0536 and 0.0535 (H100, one run).
- *   nvidia-sm80 on OpenCL, TRANSPOSE_PADDED_BAND 8: there padded, AUTO's pick at those sizes,
- *   ran 0.0570 ms at 4095^2 and 4097^2 with band 8 against 0.0616-0.0623 with CUDA's 32, and
- *   level at 8192^2 (0.1891-0.1893 against 0.1892; H100, two runs each). */
+ *   nvidia-sm80 on OpenCL, TRANSPOSE_AUTO_ALIGN 0: AUTO keeps padded at an unaligned ld_out,
+ *   where NVIDIA's OpenCL build of padded-wide is slower than padded.
+ *   nvidia-sm80 on OpenCL, TRANSPOSE_PADDED_BAND 8: faster there than CUDA's 32 at the sizes
+ *   where AUTO takes padded.
+ * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
   duet_backend backend;
