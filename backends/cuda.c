@@ -323,12 +323,6 @@ static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, d->name);
 }
 
-static void *cu_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k) {
-  (void)ctx;
-  (void)d;
-  return k->fn;
-}
-
 /* The compiler's registers, static shared and local bytes, and the occupancy API's resident
  * blocks per multiprocessor at the launch's block and dynamic shared memory. */
 static int cu_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k,
@@ -385,7 +379,6 @@ const duet__backend_ops duet__cuda_backend = {
     .kernel_load = cu_kernel_load,
     .kernel_unload = cu_kernel_unload,
     .launch = cu_launch,
-    .native_kernel = cu_native_kernel,
     .kernel_attrs = cu_kernel_attrs,
     .program_build = duet__cu_program_build,
     .program_free = duet__cu_program_free,

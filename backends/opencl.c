@@ -34,7 +34,6 @@ extern const duet__cl_source duet__cl_sources[];
 #ifndef CL_DEVICE_WAVEFRONT_WIDTH_AMD
 #define CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
 #endif
-#define CL_PLATFORM_NOT_FOUND_KHR_ (-1001)
 
 typedef struct cl_impl_ {
   cl_device_id device;
@@ -66,61 +65,6 @@ typedef struct {
   unsigned long frees;         /* the context's cl_impl.frees when the buffers were set */
 } cl_loaded;
 
-static const char *cl_error_name(cl_int err) {
-  // clang-format off: one status per line, which the formatter would fold into a staircase
-  switch (err) {
-#define E(x) \
-  case x: return #x;
-    E(CL_SUCCESS)
-    E(CL_DEVICE_NOT_FOUND)
-    E(CL_DEVICE_NOT_AVAILABLE)
-    E(CL_COMPILER_NOT_AVAILABLE)
-    E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
-    E(CL_OUT_OF_RESOURCES)
-    E(CL_OUT_OF_HOST_MEMORY)
-    E(CL_PROFILING_INFO_NOT_AVAILABLE)
-    E(CL_BUILD_PROGRAM_FAILURE)
-    E(CL_INVALID_VALUE)
-    E(CL_INVALID_DEVICE_TYPE)
-    E(CL_INVALID_PLATFORM)
-    E(CL_INVALID_DEVICE)
-    E(CL_INVALID_CONTEXT)
-    E(CL_INVALID_COMMAND_QUEUE)
-    E(CL_INVALID_MEM_OBJECT)
-    E(CL_INVALID_BUILD_OPTIONS)
-    E(CL_INVALID_PROGRAM)
-    E(CL_INVALID_PROGRAM_EXECUTABLE)
-    E(CL_INVALID_KERNEL_NAME)
-    E(CL_INVALID_KERNEL)
-    E(CL_INVALID_ARG_INDEX)
-    E(CL_INVALID_ARG_VALUE)
-    E(CL_INVALID_ARG_SIZE)
-    E(CL_INVALID_KERNEL_ARGS)
-    E(CL_INVALID_WORK_DIMENSION)
-    E(CL_INVALID_WORK_GROUP_SIZE)
-    E(CL_INVALID_WORK_ITEM_SIZE)
-    E(CL_INVALID_GLOBAL_OFFSET)
-    E(CL_INVALID_EVENT)
-    E(CL_INVALID_OPERATION)
-    E(CL_INVALID_BUFFER_SIZE)
-    E(CL_INVALID_GLOBAL_WORK_SIZE)
-    E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
-#undef E
-    case CL_PLATFORM_NOT_FOUND_KHR_: return "CL_PLATFORM_NOT_FOUND_KHR";
-  }
-  // clang-format on
-  return "unknown OpenCL error";
-}
-
-/* Records which OpenCL call failed and how; allocation failures are ENOMEM, the rest EBACKEND. */
-static int cl_fail(duet_ctx *ctx, cl_int err, const char *call) {
-  int status = (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY ||
-                err == CL_INVALID_BUFFER_SIZE)
-                   ? DUET_ENOMEM
-                   : DUET_EBACKEND;
-  return duet__fail(ctx, status, "opencl: %s failed: %s (%d)", call, cl_error_name(err), (int)err);
-}
-
 #define IMPL(ctx) ((cl_impl *)(ctx)->impl)
 
 /* Submits what was enqueued: NVIDIA's runtime holds commands back until a flush, which would
@@ -128,7 +72,7 @@ static int cl_fail(duet_ctx *ctx, cl_int err, const char *call) {
  * queue may wait for an event of this one. */
 static int flushed(duet_ctx *ctx, cl_int err, const char *call) {
   if (err == CL_SUCCESS) err = duet__cl.clFlush(IMPL(ctx)->queue), call = "clFlush";
-  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, call);
+  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, call);
 }
 
 /* ---- device enumeration: GPUs first, then other types, across the selected platforms ------ */
@@ -153,7 +97,7 @@ static int enumerate_locked(cl_device_id *devs, int max, char *why, size_t n) {
   cl_uint np = 0;
   cl_int err = duet__cl.clGetPlatformIDs(0, NULL, &np);
   if (err != CL_SUCCESS || np == 0) {
-    snprintf(why, n, "no OpenCL platform (clGetPlatformIDs: %s)", cl_error_name(err));
+    snprintf(why, n, "no OpenCL platform (clGetPlatformIDs: %s)", duet__cl_error_name(err));
     return 0;
   }
   cl_platform_id *plats = malloc(np * sizeof *plats);
@@ -311,7 +255,7 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
                                    &im->global_mem, NULL);
   if (!failed && err != CL_SUCCESS) failed = "clGetDeviceInfo";
   if (!failed) return DUET_OK;
-  int status = cl_fail(ctx, err, failed);
+  int status = duet__cl_fail(ctx, err, failed);
   cl_ctx_close(ctx);
   return status;
 }
@@ -349,10 +293,10 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program 
                       duet__groups[g].name);
   char *tunables = duet__group_options(ctx, g);
   if (!tunables) return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
-  const char *extra[] = {ctx->caps.nvidia                ? " -DDUET_NVIDIA"
-                         : ctx->caps.subgroups == 1     ? " -DDUET_SUBGROUPS=1"
-                         : ctx->caps.subgroups == 2     ? " -DDUET_SUBGROUPS=2"
-                                                        : "",
+  const char *extra[] = {ctx->caps.nvidia           ? " -DDUET_NVIDIA"
+                         : ctx->caps.subgroups == 1 ? " -DDUET_SUBGROUPS=1"
+                         : ctx->caps.subgroups == 2 ? " -DDUET_SUBGROUPS=2"
+                                                    : "",
                          listed("DUET_TEST_BREAK_GROUPS", g) ? " -DDUET_TEST_BREAK" : "",
                          listed("DUET_TEST_WARN_GROUPS", g) ? " -DDUET_TEST_WARN" : ""};
   size_t len = strlen(tunables) + strlen(d->name) + 64;
@@ -381,7 +325,7 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   cl_int err;
   cl_kernel kern = duet__cl.clCreateKernel(prog, d->name, &err);
   duet__cl.clReleaseProgram(prog); /* the kernel holds it */
-  if (!kern) return cl_fail(ctx, err, d->name);
+  if (!kern) return duet__cl_fail(ctx, err, d->name);
   size_t limit = 0, compiled[3] = {0, 0, 0}, multiple = 0;
   err = duet__cl.clGetKernelWorkGroupInfo(kern, im->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit,
                                           &limit, NULL);
@@ -394,7 +338,7 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
                                             sizeof multiple, &multiple, NULL);
   if (err != CL_SUCCESS) {
     duet__cl.clReleaseKernel(kern);
-    return cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
+    return duet__cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
   }
   /* A kernel that declares reqd_work_group_size must be launched with exactly that block. */
   if (compiled[0] && (compiled[0] != k->shape.block_x || compiled[1] != k->shape.block_y)) {
@@ -473,7 +417,7 @@ static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
 
 static int cl_finish(duet_ctx *ctx) {
   cl_int err = duet__cl.clFinish(IMPL(ctx)->queue);
-  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clFinish");
+  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, "clFinish");
 }
 
 /* ---- memory ------------------------------------------------------------------------------- */
@@ -491,7 +435,7 @@ static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
                       bytes, (unsigned long long)im->max_alloc, (unsigned long long)im->global_mem);
   cl_int err;
   cl_mem m = duet__cl.clCreateBuffer(im->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-  if (!m) return cl_fail(ctx, err, "clCreateBuffer");
+  if (!m) return duet__cl_fail(ctx, err, "clCreateBuffer");
   cl_event done;
   err = duet__cl.clEnqueueMigrateMemObjects(
       im->queue, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, &done);
@@ -507,11 +451,11 @@ static int cl_mem_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
   if (err != CL_SUCCESS) {
     duet__cl.clReleaseMemObject(m);
     /* A failed first touch is the allocation failing. */
-    return cl_fail(ctx,
-                   err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-                       ? CL_MEM_OBJECT_ALLOCATION_FAILURE
-                       : err,
-                   "clEnqueueMigrateMemObjects (making the allocation real)");
+    return duet__cl_fail(ctx,
+                         err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                             ? CL_MEM_OBJECT_ALLOCATION_FAILURE
+                             : err,
+                         "clEnqueueMigrateMemObjects (making the allocation real)");
   }
   *mem = m;
   return DUET_OK;
@@ -525,19 +469,19 @@ static void cl_mem_free(duet_ctx *ctx, void *mem) {
 static int cl_mem_write(duet_ctx *ctx, void *mem, size_t offset, const void *src, size_t bytes) {
   cl_int err = duet__cl.clEnqueueWriteBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_TRUE, offset, bytes,
                                              src, 0, NULL, NULL);
-  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueWriteBuffer");
+  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, "clEnqueueWriteBuffer");
 }
 
 static int cl_mem_read(duet_ctx *ctx, void *mem, size_t offset, void *dst, size_t bytes) {
   cl_int err = duet__cl.clEnqueueReadBuffer(IMPL(ctx)->queue, (cl_mem)mem, CL_TRUE, offset, bytes,
                                             dst, 0, NULL, NULL);
-  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueReadBuffer");
+  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, "clEnqueueReadBuffer");
 }
 
 static int cl_mem_copy(duet_ctx *ctx, void *dst, void *src, size_t bytes) {
   cl_int err = duet__cl.clEnqueueCopyBuffer(IMPL(ctx)->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes,
                                             0, NULL, NULL);
-  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueCopyBuffer");
+  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, "clEnqueueCopyBuffer");
 }
 
 /* ---- events ------------------------------------------------------------------------------- */
@@ -560,7 +504,7 @@ static int cl_event_record(duet_ctx *ctx, void *ev) {
   cl_marker *m = ev;
   cl_event e;
   cl_int err = duet__cl.clEnqueueMarkerWithWaitList(IMPL(ctx)->queue, 0, NULL, &e);
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clEnqueueMarkerWithWaitList");
+  if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clEnqueueMarkerWithWaitList");
   if (m->event) duet__cl.clReleaseEvent(m->event);
   m->event = e;
   /* Another queue of the family may wait for it (cl_event_wait). */
@@ -571,11 +515,11 @@ static int cl_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   cl_event s = ((cl_marker *)start)->event, e = ((cl_marker *)end)->event;
   cl_ulong t0 = 0, t1 = 0;
   cl_int err = duet__cl.clWaitForEvents(1, &e);
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clWaitForEvents");
+  if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clWaitForEvents");
   err = duet__cl.clGetEventProfilingInfo(s, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL);
   if (err == CL_SUCCESS)
     err = duet__cl.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetEventProfilingInfo");
+  if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clGetEventProfilingInfo");
   *ms = (float)((double)(cl_long)(t1 - t0) * 1e-6);
   return DUET_OK;
 }
@@ -636,18 +580,12 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
     loaded->set[i] = err == CL_SUCCESS;
     loaded->value[i] = bytes;
     if (a && a->kind == DUET__ARG_GEMM) loaded->gemm = a->u.gemm;
-    if (err != CL_SUCCESS) return cl_fail(ctx, err, "clSetKernelArg");
+    if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clSetKernelArg");
   }
   loaded->frees = frees;
   err = duet__cl.clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL,
                                         NULL);
-  return err == CL_SUCCESS ? DUET_OK : cl_fail(ctx, err, "clEnqueueNDRangeKernel");
-}
-
-static void *cl_native_kernel(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k) {
-  (void)ctx;
-  (void)d;
-  return ((const cl_loaded *)k->fn)->program;
+  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, "clEnqueueNDRangeKernel");
 }
 
 /* ---- families, async copies, pinned memory ----------------------------------------------- */
@@ -668,14 +606,14 @@ static int cl_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
     duet__cl_device_release(im->shared);
   if (err != CL_SUCCESS) {
     free(im);
-    return cl_fail(ctx, err, "clRetainContext");
+    return duet__cl_fail(ctx, err, "clRetainContext");
   }
   im->context = pim->context;
   ctx->impl = im;
   im->queue =
       duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
   if (im->queue) return DUET_OK;
-  int status = cl_fail(ctx, err, "clCreateCommandQueue");
+  int status = duet__cl_fail(ctx, err, "clCreateCommandQueue");
   cl_ctx_close(ctx);
   return status;
 }
@@ -709,12 +647,12 @@ static int cl_host_alloc(duet_ctx *ctx, size_t bytes, void **ptr, void **handle)
   cl_int err;
   cl_mem m = duet__cl.clCreateBuffer(im->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
                                      NULL, &err);
-  if (!m) return cl_fail(ctx, err, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)");
+  if (!m) return duet__cl_fail(ctx, err, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)");
   void *p = duet__cl.clEnqueueMapBuffer(im->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
                                         0, NULL, NULL, &err);
   if (!p) {
     duet__cl.clReleaseMemObject(m);
-    return cl_fail(ctx, err, "clEnqueueMapBuffer");
+    return duet__cl_fail(ctx, err, "clEnqueueMapBuffer");
   }
   *ptr = p;
   *handle = m;
@@ -730,7 +668,7 @@ static void cl_host_free(duet_ctx *ctx, void *ptr, void *handle) {
     duet__cl.clWaitForEvents(1, &done);
     duet__cl.clReleaseEvent(done);
   } else {
-    cl_fail(ctx, err, "clEnqueueUnmapMemObject");
+    duet__cl_fail(ctx, err, "clEnqueueUnmapMemObject");
   }
   duet__cl.clReleaseMemObject((cl_mem)handle);
 }
@@ -753,7 +691,7 @@ static int cl_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
   if (err == CL_SUCCESS)
     err = duet__cl.clGetKernelWorkGroupInfo(kern, IMPL(ctx)->device, CL_KERNEL_PRIVATE_MEM_SIZE,
                                             sizeof priv, &priv, NULL);
-  if (err != CL_SUCCESS) return cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
+  if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clGetKernelWorkGroupInfo");
   out->static_shared_bytes = (long)local;
   out->private_bytes = (long)priv;
   return DUET_OK;
@@ -761,8 +699,6 @@ static int cl_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
 
 /* ---- shared with opencl_program.c --------------------------------------------------------- */
 
-int duet__cl_fail(duet_ctx *ctx, cl_int err, const char *call) { return cl_fail(ctx, err, call); }
-const char *duet__cl_error_name(cl_int err) { return cl_error_name(err); }
 int duet__cl_program(duet_ctx *ctx, const char *text, const char *options, const char *what,
                      cl_program *out) {
   return duet__cl_program_get(ctx, IMPL(ctx)->shared, 1, &text, options, what, out);
@@ -795,7 +731,6 @@ const duet__backend_ops duet__opencl_backend = {
     .kernel_load = cl_kernel_load,
     .kernel_unload = cl_kernel_unload,
     .launch = cl_launch,
-    .native_kernel = cl_native_kernel,
     .kernel_attrs = cl_kernel_attrs,
     .program_build = duet__cl_program_build,
     .program_free = duet__cl_program_free,

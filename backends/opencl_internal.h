@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the OpenCL backend's files share: opencl.c's error reporting and program cache entry,
- * and the user programs of opencl_program.c that its vtable names. */
+/* What the OpenCL backend's files share: opencl_error.c's error reporting, opencl.c's program
+ * cache entry, and the user programs of opencl_program.c that its vtable names. */
 #ifndef DUET_OPENCL_INTERNAL_H
 #define DUET_OPENCL_INTERNAL_H
 

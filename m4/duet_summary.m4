@@ -8,12 +8,16 @@ AC_DEFUN([DUET_SUMMARY], [
         [duet_opencl_line="no ($duet_opencl_why)"])
   AS_IF([test "x$with_peers" = xno], [duet_peers_line="disabled by --without-peers"],
         [duet_peers_line="cuBLAS: $duet_cublas_line, CLBlast: $duet_clblast_line (each opened at run time)"])
+  AS_IF([test "x$enable_bench_internals" = xyes],
+        [duet_internals_line="yes (duet-bench kernels; duet-bench links libduet's objects)"],
+        [duet_internals_line="no (duet-bench uses the public API alone)"])
   cat <<_DUET_EOF
 
 duet $PACKAGE_VERSION configured
   CUDA backend:    $duet_cuda_line
   OpenCL backend:  $duet_opencl_line
   bench peers:     $duet_peers_line
+  bench internals: $duet_internals_line
   C compiler:      $CC $CFLAGS
   prefix:          $prefix
 _DUET_EOF

@@ -46,13 +46,13 @@ typedef struct {
 /* A kernel of a user program (duet_launch), as the backend found it. */
 #define DUET__USER_MAX_ARGS 64
 typedef struct {
-  void *fn;                 /* the backend's handle: cudaKernel_t, or OpenCL's cl_kernel */
-  unsigned max_threads;     /* this kernel's block limit */
-  unsigned max_block[3];    /* the device's limit per block dimension */
-  size_t shared_bytes;      /* the dynamic shared memory a launch may ask for */
-  int counted;              /* nparams and accepts are known */
-  unsigned nparams;         /* the parameters that duet_launch's arguments fill */
-  int shared_param;         /* OpenCL: the last parameter is DUET_SHARED_PARAM's __local one */
+  void *fn;              /* the backend's handle: cudaKernel_t, or OpenCL's cl_kernel */
+  unsigned max_threads;  /* this kernel's block limit */
+  unsigned max_block[3]; /* the device's limit per block dimension */
+  size_t shared_bytes;   /* the dynamic shared memory a launch may ask for */
+  int counted;           /* nparams and accepts are known */
+  unsigned nparams;      /* the parameters that duet_launch's arguments fill */
+  int shared_param;      /* OpenCL: the last parameter is DUET_SHARED_PARAM's __local one */
   unsigned char accepts[DUET__USER_MAX_ARGS]; /* per parameter, a bit per duet__arg_kind */
 } duet__user_kernel;
 
@@ -98,8 +98,6 @@ typedef struct duet__backend_ops {
   /* args follow desc->sig, minus its scratch letter. */
   int (*launch)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k,
                 const duet__launch *launch, const duet__arg *args);
-  /* What a caller needs to enqueue loaded kernel k itself (duet__described.native). */
-  void *(*native_kernel)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k);
   /* What the compiler made of loaded kernel k (duet__kernel_attrs): the backend fills what it
    * can tell and leaves the rest as the core set it (-1). */
   int (*kernel_attrs)(duet_ctx *ctx, const duet__kernel_desc *desc, const duet__loaded *k,
@@ -130,7 +128,7 @@ typedef enum {
   DUET__ARENA_WORK,   /* split-K partial products */
   DUET__ARENA_PACK_A, /* an operand copied to a leading dimension that allows vector loads */
   DUET__ARENA_PACK_B,
-  DUET__ARENA_FLAGS, /* stream-K's tickets: zero when allocated, tagged with an epoch (gemm.c) */
+  DUET__ARENA_FLAGS,    /* stream-K's tickets: zero when allocated, tagged with an epoch (gemm.c) */
   DUET__ARENA_REDUCE_A, /* a reduction's partial sums, passes 1, 3, 5, ... */
   DUET__ARENA_REDUCE_B, /* ... and passes 2, 4, ... */
   DUET__ARENA_STENCIL_W, /* the stencil's weights (ctx->stencil_w says which) */
@@ -270,7 +268,8 @@ static inline size_t duet__ceil_div(size_t a, size_t b) { return a / b + (a % b 
  * `per_cu` per compute unit of ctx's device. */
 static inline size_t duet__grid_blocks(const duet_ctx *ctx, size_t work, size_t per_block,
                                        int per_cu) {
-  const size_t want = duet__ceil_div(work, per_block), cap = (size_t)ctx->caps.compute_units * per_cu;
+  const size_t want = duet__ceil_div(work, per_block),
+               cap = (size_t)ctx->caps.compute_units * per_cu;
   return want < 1 ? 1 : want < cap ? want : cap > 0 ? cap : 1;
 }
 

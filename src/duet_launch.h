@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* What one kernel launch is: the description the core hands to a backend, and the record that
- * duet__describe hands to duet-bench, which enqueues the same kernel through the vendor API to
- * tell duet's own host cost from the driver's (tools/bench_raw.h). Plain C with no config.h,
- * so that nvcc can include it too. Names with duet__ are internal; nothing here is installed. */
+/* What one kernel launch is: the description the core hands to a backend, and the record of a
+ * call's launches that duet__describe hands to the tests that check which kernels a call plans.
+ * Plain C with no config.h, so that nvcc can include it too. Names with duet__ are internal:
+ * nothing here is installed or exported from libduet.so; programs that use it link the
+ * library's objects (libduet_core.la). */
 #ifndef DUET_LAUNCH_H
 #define DUET_LAUNCH_H
 
@@ -51,10 +52,6 @@ typedef struct {
 /* One launch of a call, as it would have been enqueued. */
 typedef struct {
   const duet__kernel_desc *kernel; /* its manifest row: name, group, signature */
-  /* What a caller needs to enqueue the kernel itself. OpenCL: the cl_program it was built in,
-   * to create one's own cl_kernel from by name (duet's holds duet's argument values). CUDA: the
-   * host stub, which only libduet's own copy of the static runtime can launch. */
-  void *native;
   duet__launch launch;
   duet__arg args[DUET__MAX_ARGS];
   unsigned nargs;
@@ -67,9 +64,8 @@ typedef struct {
 
 /* While `into` is set (NULL unsets it), each routine called on ctx checks its arguments and
  * loads its kernels as usual, then records its launches into `into` (n counts them) instead of
- * enqueueing them: the call returns DUET_OK having run nothing. For duet-bench's `launch`
- * command: exported from libduet, but no part of its API (duet.h). */
-DUET_EXTERN void duet__describe(duet_ctx *ctx, duet__description *into);
+ * enqueueing them: the call returns DUET_OK having run nothing. */
+void duet__describe(duet_ctx *ctx, duet__description *into);
 
 /* What the compiler made of one kernel on a context, for duet-bench's `kernels` command; -1 (or
  * a negative occupancy) where the backend cannot tell. */
@@ -88,9 +84,8 @@ typedef struct {
 
 /* Loads kernel k (0 <= k < DUET__K_COUNT; OpenCL builds its group) on ctx and describes it.
  * DUET_OK, or the load's failure (DUET_EBUILD where the kernel is not built for the context's
- * tuning set), with out->kernel set; DUET_EINVAL for a bad k or NULL. Exported for duet-bench, no
- * part of the API. */
-DUET_EXTERN int duet__kernel_attrs_get(duet_ctx *ctx, int k, duet__kernel_attrs *out);
+ * tuning set), with out->kernel set; DUET_EINVAL for a bad k or NULL. */
+int duet__kernel_attrs_get(duet_ctx *ctx, int k, duet__kernel_attrs *out);
 
 #ifdef __cplusplus
 }

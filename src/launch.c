@@ -153,15 +153,14 @@ static int check_args(duet_ctx *ctx, const duet__step *st, const duet__loaded *k
 }
 
 /* Records a checked plan into ctx->description instead of enqueueing it (duet__describe). */
-static int record(duet_ctx *ctx, const duet__step *steps, const duet__loaded *const *loaded,
-                  const duet__launch *launches, unsigned n) {
+static int record(duet_ctx *ctx, const duet__step *steps, const duet__launch *launches,
+                  unsigned n) {
   duet__description *into = ctx->description;
   if (n > DUET__MAX_PLAN - into->n)
     return duet__fail(ctx, DUET_EINVAL, "describing: more than %d launches", DUET__MAX_PLAN);
   for (unsigned i = 0; i < n; i++) {
     duet__described *d = &into->step[into->n++];
     d->kernel = &duet__manifest[steps[i].kernel];
-    d->native = ctx->ops->native_kernel(ctx, d->kernel, loaded[i]);
     d->launch = launches[i];
     d->nargs = steps[i].nargs; /* at most DUET__MAX_ARGS: check_args saw the signature's count */
     memcpy(d->args, steps[i].args, d->nargs * sizeof *d->args);
@@ -186,7 +185,7 @@ int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
     if (!status) status = describe(ctx, &steps[i], loaded[i], &launches[i]);
     if (status) return status;
   }
-  if (ctx->description) return record(ctx, steps, loaded, launches, n);
+  if (ctx->description) return record(ctx, steps, launches, n);
   for (unsigned i = 0; i < n; i++) {
     int status = ctx->ops->launch(ctx, &duet__manifest[steps[i].kernel], loaded[i], &launches[i],
                                   steps[i].args);

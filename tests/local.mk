@@ -31,6 +31,9 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_threads_LDFLAGS = $(OPENMP_CFLAGS) -pthread
 %canon_reldir%_test_fuzz_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_harness_ldadd = %reldir%/libharness.a $(top_builddir)/libduet.la -lm
+# For the tests that read a call's plan (duet__describe): the library's objects, not libduet.so,
+# which exports the duet_ API alone.
+%canon_reldir%_internal_ldadd = %reldir%/libharness.a $(top_builddir)/libduet_core.la -lm
 %canon_reldir%_test_api_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_transpose_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_gemm_LDADD = $(%canon_reldir%_harness_ldadd)
@@ -41,11 +44,11 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_loader_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_loader_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_queues_LDFLAGS = $(OPENMP_CFLAGS)
-%canon_reldir%_test_queues_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_queues_LDADD = $(%canon_reldir%_internal_ldadd)
 %canon_reldir%_test_program_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_program_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_regress_LDFLAGS = $(OPENMP_CFLAGS)
-%canon_reldir%_test_regress_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_regress_LDADD = $(%canon_reldir%_internal_ldadd)
 %canon_reldir%_test_course_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_course_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_course_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

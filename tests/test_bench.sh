@@ -233,49 +233,39 @@ count_is "no escape codes when stderr is not a terminal" 0 "$(tr -cd '\033\r' <"
 expect "progress leaves stdout alone" test "$(wc -l <"$tmp/progress.out")" -eq 7
 
 # ---- launch: the host cost per call, against raw launches on the same queue -------------------
-# Few calls per round: the test checks the rows and their numbers, not the speed. Each duet call
-# is followed by the raw launch of the kernel it enqueues (raw = 1, the same kernel named).
+# Few calls per round: the test checks the rows and their numbers, not the speed. The baseline
+# (raw = 1) and the same kernel through duet_launch both name bench_raw_copy; the three duet
+# calls follow.
 # shellcheck disable=SC2086
 run launch launch $sel --reps 20 --warmup 5 --csv
 [ "$rc" -eq 0 ] || show launch
 count_is "launch --csv exits 0" 0 "$rc"
 expect "launch CSV header" test "$(head -n 1 "$tmp/launch.out")" = \
-  'backend,device,device_name,call,raw,kernel,m,n,k,calls,rounds,warmup,host_us,host_min_us,host_max_us,host_finish_us,device_us,above_raw_us,above_same_us,backlog,verified,note'
+  'backend,device,device_name,call,raw,kernel,m,n,k,calls,rounds,warmup,host_us,host_min_us,host_max_us,host_finish_us,device_us,above_raw_us,backlog,verified,note'
 raw_call=clEnqueueNDRangeKernel
 [ "$backend" = cuda ] && raw_call=cudaLaunchKernel
 timed_row=',1,1,[1]*,20,[0-9]*,5,.*,yes,$'
 count_is "launch has one verified, timed baseline row" 1 \
   "$(grep -c "^$backend,0,.*,$raw_call,1,bench_raw_copy$timed_row" "$tmp/launch.out")"
-for call in duet_copy "duet_transpose auto" "duet_sgemm auto"; do
+for call in duet_launch duet_copy "duet_transpose auto" "duet_sgemm auto"; do
   count_is "launch has one verified, timed row for $call" 1 \
-    "$(grep -c "^$backend,0,.*,$call,0,duet_[a-z_]*$timed_row" "$tmp/launch.out")"
+    "$(grep -c "^$backend,0,.*,$call,0,[a-z_]*$timed_row" "$tmp/launch.out")"
 done
-count_is "launch has three verified, timed raw rows of duet's kernels" 3 \
-  "$(grep -c "^$backend,0,.*,$raw_call,1,duet_[a-z_]*$timed_row" "$tmp/launch.out")"
-# The kernels: duet_copy's own, transpose and sgemm AUTO's picks; each raw row replays the kernel
-# of the duet row above it.
-# shellcheck disable=SC2016
-expect "launch rows name their kernels, each raw row its duet row's" awk -F, 'NR > 1 {
-    if ($4 == "duet_copy" && $6 != "duet_copy") exit 1
-    if ($4 ~ /^duet_transpose/ && $6 !~ /^duet_transpose_/) exit 1
-    if ($4 ~ /^duet_sgemm/ && $6 !~ /^duet_sgemm_/) exit 1
-    if (NR > 2 && $5 == 1 && $6 != kernel) exit 1
-    kernel = $6 }' "$tmp/launch.out"
+count_is "launch: duet_launch runs the baseline's kernel" 1 \
+  "$(grep -c "^$backend,0,.*,duet_launch,0,bench_raw_copy," "$tmp/launch.out")"
 # host_us, its min and max, host_finish_us and device_us: positive numbers on every row;
-# above_raw_us: a number (it may be negative) on every row but the baseline; above_same_us: a
-# number on the duet rows alone.
+# above_raw_us: a number (it may be negative) on every row but the baseline.
 # shellcheck disable=SC2016
 expect "launch times parse as positive numbers" awk -F, 'NR > 1 {
     for (i = 13; i <= 17; i++) if ($i !~ /^[0-9.e+-]+$/ || $i + 0 <= 0) exit 1
-    if (($6 == "bench_raw_copy") != ($18 == "") || ($18 != "" && $18 !~ /^-?[0-9.e+-]+$/)) exit 1
-    if (($5 == 0) != ($19 != "") || ($19 != "" && $19 !~ /^-?[0-9.e+-]+$/)) exit 1
-    n++ } END { exit n != 7 }' "$tmp/launch.out"
+    if (($5 == 1) != ($18 == "") || ($18 != "" && $18 !~ /^-?[0-9.e+-]+$/)) exit 1
+    n++ } END { exit n != 5 }' "$tmp/launch.out"
 # shellcheck disable=SC2086
 run launch_table launch $sel -n 4 --reps 10 --warmup 0
 [ "$rc" -eq 0 ] || show launch_table
 count_is "launch -n 4 (table) exits 0" 0 "$rc"
-count_is "launch table: 7 rows on $backend:0, all verified" 7 \
-  "$(grep -Ec "^$backend:0 +($raw_call|duet_copy|duet_transpose auto|duet_sgemm auto|raw duet_[a-z_]+) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(-|-?[0-9.]+) +(-|-?[0-9.]+) +yes" \
+count_is "launch table: 5 rows on $backend:0, all verified" 5 \
+  "$(grep -Ec "^$backend:0 +($raw_call bench_raw_copy|duet_launch bench_raw_copy|duet_copy|duet_transpose auto|duet_sgemm auto) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(-|-?[0-9.]+) +yes" \
     "$tmp/launch_table.out")"
 expect "launch table names the shape" grep -q '4x4 matrices (sgemm 4x4x4)' "$tmp/launch_table.out"
 # shellcheck disable=SC2086
@@ -284,9 +274,9 @@ count_is "launch --json exits 0" 0 "$rc"
 if command -v python3 >/dev/null 2>&1; then
   expect "launch JSON parses" python3 -m json.tool "$tmp/launch_json.out" /dev/null
 fi
-count_is "launch JSON has 7 verified rows" 7 "$(grep -c '"verified": "yes"' "$tmp/launch_json.out")"
-count_is "launch JSON has 3 duet calls above their same kernel" 3 \
-  "$(grep -c '"above_same_us": -\{0,1\}[0-9]' "$tmp/launch_json.out")"
+count_is "launch JSON has 5 verified rows" 5 "$(grep -c '"verified": "yes"' "$tmp/launch_json.out")"
+count_is "launch JSON has 4 rows above the raw launch" 4 \
+  "$(grep -c '"above_raw_us": -\{0,1\}[0-9]' "$tmp/launch_json.out")"
 DUET_BENCH_TEST_WRONG_SIZE=1
 export DUET_BENCH_TEST_WRONG_SIZE
 # shellcheck disable=SC2086
@@ -294,13 +284,9 @@ run launch_wrong launch $sel --reps 5 --warmup 1 --csv
 unset DUET_BENCH_TEST_WRONG_SIZE
 count_is "launch with a wrong result: exit status 1" 1 "$rc"
 count_is "launch: the three duet calls say verified no, untimed" 3 \
-  "$(grep -c ',0,[a-z_]*,1,1,1*,,,,,,,,,,,,no,' "$tmp/launch_wrong.out")"
-# One column short, copy and transpose enqueue nothing (skipped: nothing to replay); sgemm with
-# k = 0 scales C, and the replay of that is wrong alike.
-count_is "launch: their raw rows are skipped, or say verified no" 3 \
-  "$(grep -Ec ",$raw_call,1,[a-z_]*,1,1,1*,,,,,,,,,,,,(no|skipped)," "$tmp/launch_wrong.out")"
-count_is "launch: the baseline is still verified and timed" 1 \
-  "$(grep -c ",$raw_call,1,bench_raw_copy,.*,[0-9.e+-]*,[01],yes,$" "$tmp/launch_wrong.out")"
+  "$(grep -c ',0,,1,1,1*,,,,,,,,,,,no,' "$tmp/launch_wrong.out")"
+count_is "launch: the baseline and duet_launch are still verified and timed" 2 \
+  "$(grep -c ",bench_raw_copy,.*,[0-9.e+-]*,[01],yes,$" "$tmp/launch_wrong.out")"
 
 # ---- overlap: copies and kernels over the queues of a family -------------------------------------
 # shellcheck disable=SC2086
@@ -325,14 +311,21 @@ count_is "overlap with a wrong result: exit status 1" 1 "$rc"
 count_is "overlap: the three ways say verified no, untimed" 3 "$(grep -Ec ' +- +no ' "$tmp/overlap_wrong.out")"
 
 # ---- kernels: what the compiler made of each kernel ----------------------------------------------
+# Built with --enable-bench-internals only (DUET_BENCH_INTERNALS=1 from tests/bench.mk); without
+# it the command is refused as bad usage, saying what would build it.
 # shellcheck disable=SC2086
 run kernels kernels $sel
-[ "$rc" -eq 0 ] || show kernels
-count_is "kernels exits 0" 0 "$rc"
-count_is "kernels: no kernel failed to load" 0 "$(grep -c 'not loaded' "$tmp/kernels.out")"
-expect "kernels: duet_copy and fast's kernel with their blocks" sh -c \
-  "grep -Eq '^duet_copy +copy +[0-9]+x[0-9]+ ' '$tmp/kernels.out' &&
-   grep -Eq '^duet_sgemm_fast +gemm_fast +[0-9]+x[0-9]+ ' '$tmp/kernels.out'"
+if [ "${DUET_BENCH_INTERNALS:-0}" = 1 ]; then
+  [ "$rc" -eq 0 ] || show kernels
+  count_is "kernels exits 0" 0 "$rc"
+  count_is "kernels: no kernel failed to load" 0 "$(grep -c 'not loaded' "$tmp/kernels.out")"
+  expect "kernels: duet_copy and fast's kernel with their blocks" sh -c \
+    "grep -Eq '^duet_copy +copy +[0-9]+x[0-9]+ ' '$tmp/kernels.out' &&
+     grep -Eq '^duet_sgemm_fast +gemm_fast +[0-9]+x[0-9]+ ' '$tmp/kernels.out'"
+else
+  count_is "kernels without --enable-bench-internals: exit status 2" 2 "$rc"
+  expect "kernels says how to build it" grep -q 'configure --enable-bench-internals' "$tmp/kernels.err"
+fi
 
 # ---- bad usage: a message on stderr and exit 2 --------------------------------------------------
 bad_usage() {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_cpu.h"
 
 #define SBLK 32
 

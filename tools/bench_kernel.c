@@ -12,6 +12,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_format.h"
+#include "bench_kernel.h"
+#include "bench_util.h"
+#include "bench_verify.h"
 
 /* ---- options ------------------------------------------------------------------------------- */
 

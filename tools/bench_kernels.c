@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_commands.h"
+#include "bench_util.h"
 #include "duet_launch.h"
 
 /* A number, or "-" where the backend cannot tell (negative). */

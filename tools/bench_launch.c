@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* `duet-bench launch`: what one small duet call costs the host, next to raw launches on the same
- * queue (bench_raw.h): of a minimal kernel, and of the very kernel the call enqueues, with its
- * arguments and geometry, which leaves duet's own host work as the difference.
+/* `duet-bench launch`: what one small duet call costs the host, next to a raw launch of a minimal
+ * copy kernel on the same queue (bench_raw.h), and the same kernel through duet's own user-kernel
+ * API (duet_program_create, duet_launch), which leaves duet's host work per launch as the
+ * difference. Only duet.h's API is used.
  *
  * A round of a call drains the queue, records a duet event, enqueues N calls, records another
  * and drains the queue again. The host clock is read before the first call, after the last
@@ -17,14 +18,24 @@
 #include <string.h>
 
 #include "bench.h"
-#include "bench_raw.h"
+#include "bench_launch.h"
+#include "bench_launch_raw.h"
+#include "bench_rows.h"
+#include "bench_run.h"
+#include "bench_util.h"
+#include "bench_verify.h"
 
-/* The baseline copies, so it is checked as the copy is. */
+/* The baseline and its duet_launch twin copy, so they are checked as the copy is. */
 static const bench_row_def baseline_row = {.routine = BENCH_COPY,
                                            .name = "raw",
                                            .kind = BENCH_ROW_REF,
                                            .check = BENCH_CHECK_COPY,
                                            .launch = bench_launch_raw};
+static const bench_row_def user_row = {.routine = BENCH_COPY,
+                                       .name = "duet_launch",
+                                       .kind = BENCH_ROW_REF,
+                                       .check = BENCH_CHECK_COPY,
+                                       .launch = bench_launch_user};
 
 /* The duet calls, each with its routine's row of the catalogue (AUTO where there are variants). */
 static const struct {
@@ -34,8 +45,9 @@ static const struct {
                   {BENCH_TRANSPOSE, "auto", "duet_transpose auto"},
                   {BENCH_GEMM, "auto", "duet_sgemm auto"}};
 #define N_DUET ((int)(sizeof duet_calls / sizeof duet_calls[0]))
-/* Per device: the baseline, then each duet call followed by the raw launch of its kernel. */
-#define N_CALLS (1 + 2 * N_DUET)
+/* Per device: the baseline, its duet_launch, then each duet call. */
+#define N_FIRST 2
+#define N_CALLS (N_FIRST + N_DUET)
 
 static const bench_row_def *catalogue_row(bench_routine r, const char *name) {
   size_t n;
@@ -54,7 +66,6 @@ static const char *raw_api(duet_backend b) {
 typedef struct {
   bench_job *job;
   const bench_row_def *row;
-  bench_row_def same; /* a same-kernel row's: its duet call's row, launched raw */
   bench_launch_result *res;
   int ready;    /* set up, and neither failed nor skipped since */
   double *t[3]; /* per round: host enqueue, host incl. finish, device; us per call */
@@ -64,12 +75,6 @@ static void fail(launch_call *c) {
   c->ready = 0;
   c->res->verdict = BENCH_V_ERROR;
   snprintf(c->res->note, sizeof c->res->note, "%s", c->job->err);
-}
-
-/* A same-kernel row that cannot be replayed is skipped, not failed: the call itself ran. */
-static void skip(launch_call *c) {
-  fail(c);
-  c->res->verdict = BENCH_V_SKIPPED;
 }
 
 static int finish(bench_job *job) {
@@ -146,10 +151,6 @@ static void measure(const bench_opts *o, bench_dev *dev, launch_call *calls) {
     bench_launch_result *r = calls[i].res;
     r->above_raw_us = base->timed && r->timed ? r->host_us - base->host_us : NAN;
   }
-  for (int i = 1; i < N_CALLS; i += 2) {
-    bench_launch_result *r = calls[i].res, *same = calls[i + 1].res;
-    r->above_same_us = same->timed && r->timed ? r->host_us - same->host_us : NAN;
-  }
 }
 
 static void result_init(bench_launch_result *r, const bench_dev *dev, bench_routine routine,
@@ -162,41 +163,45 @@ static void result_init(bench_launch_result *r, const bench_dev *dev, bench_rout
   r->routine = routine;
   r->size = s;
   r->host_us = r->host_min_us = r->host_max_us = r->finish_us = r->device_us = NAN;
-  r->above_raw_us = r->above_same_us = NAN;
+  r->above_raw_us = NAN;
 }
 
-/* The same kernel's row for duet call c, on c's job: its raw launch opened. */
-static void open_same(launch_call *c, launch_call *same, bench_raw_launch *raw, int index) {
-  same->same = *c->row;
-  same->same.name = "raw";
-  same->same.kind = BENCH_ROW_REF;
-  same->same.variant = index;
-  same->same.launch = bench_launch_raw;
-  same->row = &same->same;
-  if (!c->ready) { /* its job has no buffers */
-    fail(same);
-    return;
+/* The first two rows on the copy's job: the launches opened, or failed with their reason. */
+static bench_launch_pair *open_pair(launch_call *raw, launch_call *user) {
+  bench_job *job = raw->job;
+  snprintf(raw->res->kernel, sizeof raw->res->kernel, "bench_raw_copy");
+  snprintf(user->res->kernel, sizeof user->res->kernel, "bench_raw_copy");
+  if (!raw->ready) { /* the copy's job has no buffers */
+    fail(user);
+    return NULL;
   }
-  const int st = bench_launch_raw_same(c->job, c->row, &raw[index], same->res->kernel,
-                                       sizeof same->res->kernel);
-  snprintf(c->res->kernel, sizeof c->res->kernel, "%s", same->res->kernel);
-  if (st < 0) fail(same);
-  if (st > 0) skip(same);
+  char raw_err[sizeof job->err], user_err[sizeof job->err];
+  bench_launch_pair *p = bench_launch_pair_open(job, raw_err, user_err, sizeof raw_err);
+  if (!p) snprintf(raw_err, sizeof raw_err, "out of host memory");
+  if (!p) snprintf(user_err, sizeof user_err, "out of host memory");
+  job->raw = p;
+  if (raw_err[0]) {
+    snprintf(job->err, sizeof job->err, "%s", raw_err);
+    fail(raw);
+  }
+  if (user_err[0]) {
+    snprintf(job->err, sizeof job->err, "%s", user_err);
+    fail(user);
+  }
+  return p;
 }
 
-/* All calls on one device: the baseline first, on the copy's buffers, then each duet call and
- * the raw launch of its kernel. */
+/* All calls on one device: the baseline and its duet_launch first, on the copy's buffers, then
+ * each duet call. */
 static void run_device(const bench_opts *o, bench_dev *dev, bench_size s,
                        bench_launch_result *res) {
   bench_host host[BENCH_NMATRIX];
   bench_job job[BENCH_NMATRIX];
   launch_call calls[N_CALLS];
   double *times = bench_xmalloc((size_t)N_CALLS * 3 * BENCH_LAUNCH_ROUNDS * sizeof *times);
-  bench_raw_launch raw[N_CALLS];
   memset(job, 0, sizeof job);
-  memset(raw, 0, sizeof raw);
   for (int r = 0; r < BENCH_NMATRIX; r++) {
-    job[r] = (bench_job){.opts = o, .dev = dev, .host = &host[r], .raw = raw};
+    job[r] = (bench_job){.opts = o, .dev = dev, .host = &host[r]};
     if (bench_host_init(&host[r], (bench_routine)r, s, o->seed, o->verify)) {
       fprintf(stderr, "duet-bench: launch: out of host memory for the inputs\n");
       exit(1);
@@ -205,25 +210,24 @@ static void run_device(const bench_opts *o, bench_dev *dev, bench_size s,
   int ready[BENCH_NMATRIX];
   for (int r = 0; r < BENCH_NMATRIX; r++) ready[r] = bench_job_setup(&job[r], 2) == 0;
   for (int i = 0; i < N_CALLS; i++) {
-    const int d = (i - 1) / 2, duet = i % 2; /* duet_calls[d]; a duet row, or its raw one */
-    bench_routine r = i ? duet_calls[d].routine : BENCH_COPY;
-    calls[i] = (launch_call){.job = &job[r],
-                             .row = duet ? catalogue_row(r, duet_calls[d].row) : &baseline_row,
-                             .res = &res[i],
-                             .ready = ready[r]};
+    const int d = i - N_FIRST; /* duet_calls[d] */
+    bench_routine r = d >= 0 ? duet_calls[d].routine : BENCH_COPY;
+    const bench_row_def *row = d >= 0   ? catalogue_row(r, duet_calls[d].row)
+                               : i == 0 ? &baseline_row
+                                        : &user_row;
+    calls[i] = (launch_call){.job = &job[r], .row = row, .res = &res[i], .ready = ready[r]};
     for (int k = 0; k < 3; k++) calls[i].t[k] = times + (3 * i + k) * BENCH_LAUNCH_ROUNDS;
-    result_init(&res[i], dev, r, s, duet ? duet_calls[d].call : raw_api(dev->backend));
-    res[i].raw = !duet;
-    res[i].same = i && !duet;
+    result_init(&res[i], dev, r, s,
+                d >= 0   ? duet_calls[d].call
+                : i == 0 ? raw_api(dev->backend)
+                         : "duet_launch");
+    res[i].raw = i == 0;
     if (!ready[r]) fail(&calls[i]);
   }
-  /* The raw launches need their jobs' buffers, and (CUDA) the device current from their opens
-   * on. */
-  snprintf(res[0].kernel, sizeof res[0].kernel, "bench_raw_copy");
-  if (calls[0].ready && bench_launch_raw_copy(calls[0].job, &raw[0])) fail(&calls[0]);
-  for (int i = 1; i < N_CALLS; i += 2) open_same(&calls[i], &calls[i + 1], raw, i + 1);
+  /* The raw launch needs the copy's buffers, and (CUDA) the device current from its open on. */
+  bench_launch_pair *pair = open_pair(&calls[0], &calls[1]);
   measure(o, dev, calls);
-  for (int i = 0; i < N_CALLS; i++) bench_launch_raw_close(&raw[i]);
+  bench_launch_pair_close(pair);
   for (int r = 0; r < BENCH_NMATRIX; r++) {
     bench_job_free(&job[r]);
     bench_host_free(&host[r]);

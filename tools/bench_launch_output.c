@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_format.h"
+#include "bench_launch.h"
 
 static void us(double v, int present, char *buf, size_t len) {
   if (present && !isnan(v))
@@ -16,20 +18,18 @@ static void us(double v, int present, char *buf, size_t len) {
     snprintf(buf, len, "-");
 }
 
-/* The call column: a same-kernel row names its kernel, under the duet call it replays. */
 static void table_row(const bench_launch_result *r) {
-  char dev[32], call[160], host[32], fin[32], devt[32], above[32], same[32];
+  char dev[32], call[160], host[32], fin[32], devt[32], above[32];
   snprintf(dev, sizeof dev, "%s:%d", r->backend, r->device);
-  if (r->same)
-    snprintf(call, sizeof call, "  raw %s", r->kernel[0] ? r->kernel : "-");
+  if (r->kernel[0])
+    snprintf(call, sizeof call, "%s %s", r->call, r->kernel);
   else
     snprintf(call, sizeof call, "%s", r->call);
   us(r->host_us, r->timed, host, sizeof host);
   us(r->finish_us, r->timed, fin, sizeof fin);
   us(r->device_us, r->timed, devt, sizeof devt);
   us(r->above_raw_us, r->timed, above, sizeof above);
-  us(r->above_same_us, r->timed, same, sizeof same);
-  printf("%-9s %-32s %10s %11s %10s %10s %11s  %s", dev, call, host, fin, devt, above, same,
+  printf("%-9s %-38s %10s %11s %10s %10s  %s", dev, call, host, fin, devt, above,
          bench_verdict_name(r->verdict));
   if (r->backlog) printf(", backlog");
   if (r->note[0]) printf(": %s", r->note);
@@ -37,15 +37,15 @@ static void table_row(const bench_launch_result *r) {
 }
 
 /* The numbers of a row, named as CSV's columns and JSON's keys; present only on timed rows. */
-#define N_NUMBERS 10
-static const char *const number_keys[N_NUMBERS] = {
-    "calls",       "rounds",         "warmup",    "host_us",      "host_min_us",
-    "host_max_us", "host_finish_us", "device_us", "above_raw_us", "above_same_us"};
+#define N_NUMBERS 9
+static const char *const number_keys[N_NUMBERS] = {"calls",          "rounds",      "warmup",
+                                                   "host_us",        "host_min_us", "host_max_us",
+                                                   "host_finish_us", "device_us",   "above_raw_us"};
 
 static void numbers(const bench_launch_result *r, double v[N_NUMBERS]) {
-  const double all[N_NUMBERS] = {r->calls,        r->rounds,       r->warmup,    r->host_us,
-                                 r->host_min_us,  r->host_max_us,  r->finish_us, r->device_us,
-                                 r->above_raw_us, r->above_same_us};
+  const double all[N_NUMBERS] = {r->calls,     r->rounds,      r->warmup,
+                                 r->host_us,   r->host_min_us, r->host_max_us,
+                                 r->finish_us, r->device_us,   r->above_raw_us};
   memcpy(v, all, sizeof all);
 }
 
@@ -107,8 +107,8 @@ void bench_launch_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
       gemm);
   bench_device_lines(devs, ndev, "");
   if (!o->verify) printf("VERIFICATION SKIPPED (--no-verify): no result below was checked\n");
-  printf("\n%-9s %-32s %10s %11s %10s %10s %11s  verified\n", "device", "call", "enqueue us",
-         "+finish us", "device us", "above raw", "above same");
+  printf("\n%-9s %-38s %10s %11s %10s %10s  verified\n", "device", "call", "enqueue us",
+         "+finish us", "device us", "above raw");
   fflush(stdout);
 }
 
@@ -155,12 +155,8 @@ void bench_launch_output_end(const bench_opts *o, bench_dev *devs, int ndev,
       "cudaLaunchKernel\n  or clEnqueueNDRangeKernel of a minimal copy kernel with duet_copy's "
       "arguments, set once,\n  on duet's own queue and buffers. duet_transpose and duet_sgemm run "
       "AUTO.\n"
-      "raw KERNEL: the same API call, enqueueing the kernel that the duet call above enqueues, "
-      "with its\n  arguments (set once) and geometry; CUDA: duet-bench's own build of that "
-      "kernel, OpenCL: a\n  kernel of its own from the program duet built. Its above raw is "
-      "what the driver takes\n  for that kernel beyond the minimal one.\n"
-      "above same: the duet call's enqueue us minus that of its raw KERNEL: duet's own host "
-      "work.\n");
+      "duet_launch bench_raw_copy: the same kernel and geometry, compiled by duet_program_create "
+      "and\n  enqueued by duet_launch: its above raw is duet's own host work per launch.\n");
   if (backlog)
     printf(
         "backlog: +finish us exceeds enqueue us by more than %.0f%%: the device fell behind the "

@@ -9,6 +9,17 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_commands.h"
+#include "bench_format.h"
+#include "bench_kernel.h"
+#include "bench_launch.h"
+#include "bench_opts.h"
+#include "bench_output.h"
+#include "bench_plot.h"
+#include "bench_rows.h"
+#include "bench_run.h"
+#include "bench_util.h"
+#include "bench_verify.h"
 
 static const duet_backend all_backends[] = {DUET_BACKEND_CUDA, DUET_BACKEND_OPENCL};
 #define N_BACKENDS (sizeof all_backends / sizeof all_backends[0])

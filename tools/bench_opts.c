@@ -11,105 +11,108 @@
 #include <string.h>
 
 #include "bench.h"
-
-static const char *const routine_names[BENCH_NROUTINES] = {"gemm",   "transpose", "copy",
-                                                            "vadd",   "reduce",    "stencil"};
-
-const char *bench_routine_name(bench_routine r) { return routine_names[r]; }
+#include "bench_commands.h"
+#include "bench_format.h"
+#include "bench_kernel.h"
+#include "bench_launch.h"
+#include "bench_opts.h"
+#include "bench_rows.h"
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "Usage: duet-bench [COMMAND] [OPTIONS]\n"
-          "Times every duet kernel variant on every backend, next to cuBLAS and CLBlast when this\n"
-          "build has them, on the same buffers and queue. Every result is checked against a CPU\n"
-          "reference before it is timed.\n"
-          "\n"
-          "Commands:\n"
-          "  (none)            a short default sweep of all routines on the best device\n"
-          "  list              backends, peers and devices\n"
-          "  gemm              C = A*B, FP32, row-major (GFLOP/s = 2mnk / time)\n"
-          "  transpose         out = in^T (GB/s = 2 * rows * cols * 4 bytes / time)\n"
-          "  copy              the duet_copy kernel and duet_buf_copy\n"
-          "  vadd              c = a + b over n floats (GB/s = 12n / time), beside cuBLAS and\n"
-          "                    CLBlast saxpy (in place, unchecked: a three-stream reference)\n"
-          "  reduce            the float sum of n floats (GB/s = 4n / time), beside CUB's\n"
-          "                    DeviceReduce::Sum and CLBlast's Xsum\n"
-          "  stencil           the 1D stencil at radius 3 and 16 (GB/s = 8n / time)\n"
-          "                    vadd, reduce and stencil: -n N means N x N floats as one array;\n"
-          "                    vs ref: GB/s over duet_buf_copy's\n"
-          "  all               gemm, transpose, copy, vadd, reduce and stencil\n"
-          "  launch            the host cost of a small call: us per call of duet_copy,\n"
-          "                    duet_transpose and duet_sgemm (AUTO) on 1 x 1 matrices\n"
-          "                    (or -n / -m -n -k), against raw cudaLaunchKernel or\n"
-          "                    clEnqueueNDRangeKernel calls on the same queue: of a minimal\n"
-          "                    copy kernel, and of the kernel each call enqueues, with its\n"
-          "                    arguments and geometry (the difference is duet's own work);\n"
-          "                    host clock around the enqueues alone and up to the end of the\n"
-          "                    duet_finish after them, and device time from duet events\n"
-          "                    (--variant, --cpu, --total and --plot do not apply)\n"
-          "  kernel FILE NAME  a kernel of your own: kernel NAME of the source FILE, written in\n"
-          "                    duet_kernel.h's dialect, built by duet_program_create and run\n"
-          "                    by duet_launch with --grid, --block, --shared and the --arg\n"
-          "                    values, timed as the routines are (not verified: duet-bench has\n"
-          "                    no reference for it)\n"
-          "  overlap           copy in, transpose and copy out of %d chunks of an N x N matrix\n"
-          "                    (-n; default 4096, 1024 on CPUs): from pageable memory on one\n"
-          "                    queue, pinned memory on one queue, and pinned memory on %d\n"
-          "                    queues of a family; each stage alone, and the bound that\n"
-          "                    overlap approaches (the slowest stage alone); median of --reps\n"
-          "                    runs (default %d)\n"
-          "  kernels           every kernel as loaded on each device: block, shared memory,\n"
-          "                    registers, local memory, and CUDA's theoretical occupancy\n"
-          "\n"
-          "Sizes (default: a sweep chosen for each device's type; launch: 1, one size only):\n"
-          "  -n N              square: N x N (gemm: N x N x N)\n"
-          "  -m M -n N -k K    gemm C (M x N) = A (M x K) * B (K x N); transpose/copy M x N\n"
-          "      --sizes LIST  a sweep, e.g. 512,1024,2048 or 1000x1000x64 (M x N [x K])\n"
-          "Selection:\n"
-          "  -b, --backend B   cuda, opencl or all (default: all backends with a device;\n"
-          "                    with no command: the best device only)\n"
-          "  -d, --device N    device number within each backend, or all (default: $DUET_DEVICE\n"
-          "                    or 0)\n"
-          "      --variant L   comma-separated, or all (default). gemm: naive, coalesced, tiled,\n"
-          "                    register, fast, auto, cublas, cublas-tf32, clblast; transpose:\n"
-          "                    naive, coalesced, padded, padded-wide, auto, cublas-geam,\n"
-          "                    clblast; copy: copy; vadd: vadd, cublas-saxpy, clblast-saxpy;\n"
-          "                    reduce: naive, sequential, shuffle, atomic, auto, cub,\n"
-          "                    clblast-sum; stencil: naive-r3, shared-r3, register-r3, auto-r3\n"
-          "                    and the same with -r16.\n"
-          "                    The reference (cublas or buf_copy) always runs.\n"
-          "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
-          "The kernel command:\n"
-          "      --grid X[,Y[,Z]]   blocks along x, y, z (missing ones are 1)\n"
-          "      --block X[,Y[,Z]]  threads per block\n"
-          "      --shared BYTES     dynamic shared memory per block (default 0)\n"
-          "      --arg SPEC    the next argument, in order: buf:BYTES (a buffer of random floats),\n"
-          "                    i32:V, i64:V or f32:V\n"
-          "      --options S   compiler options: -DNAME[=VALUE] and -IDIR only\n"
-          "      --bytes N     bytes one launch moves: the rate column's GB/s\n"
-          "Timing:\n"
-          "  -r, --reps N      timed runs; the median is reported (default: up to %d, fewer\n"
-          "                    when a row would exceed %.1f s, at least %d). launch: calls\n"
-          "                    per round (default %d); the median of %d rounds is reported\n"
-          "  -w, --warmup N    untimed runs before timing (default 3; launch: calls, %d)\n"
-          "      --batch N     time N back-to-back launches per run and divide by N (default\n"
-          "                    1): a run of one launch also counts the launch latency between\n"
-          "                    the two events, which dominates kernels of a few microseconds\n"
-          "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
-          "      --no-verify   skip the CPU check (the output says so)\n"
-          "      --seed N      random input seed (default 1)\n"
-          "Output (tables go to stdout; progress, with the row and an estimate of the time\n"
-          "left, to a terminal's stderr; DUET_BENCH_PROGRESS=1 shows it anywhere, 0 never):\n"
-          "      --csv         CSV instead of a table\n"
-          "      --json        JSON instead of a table\n"
-          "      --plot F.png  throughput against size, one line per backend and variant\n"
-          "  -h, --help        this text\n"
-          "      --version     the duet version, and exit\n"
-          "\n"
-          "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
-          BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS, BENCH_DEFAULT_REPS,
-          BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS, BENCH_LAUNCH_ROUNDS,
-          BENCH_LAUNCH_WARMUP);
+  fprintf(
+      f,
+      "Usage: duet-bench [COMMAND] [OPTIONS]\n"
+      "Times every duet kernel variant on every backend, next to cuBLAS and CLBlast when this\n"
+      "build has them, on the same buffers and queue. Every result is checked against a CPU\n"
+      "reference before it is timed.\n"
+      "\n"
+      "Commands:\n"
+      "  (none)            a short default sweep of all routines on the best device\n"
+      "  list              backends, peers and devices\n"
+      "  gemm              C = A*B, FP32, row-major (GFLOP/s = 2mnk / time)\n"
+      "  transpose         out = in^T (GB/s = 2 * rows * cols * 4 bytes / time)\n"
+      "  copy              the duet_copy kernel and duet_buf_copy\n"
+      "  vadd              c = a + b over n floats (GB/s = 12n / time), beside cuBLAS and\n"
+      "                    CLBlast saxpy (in place, unchecked: a three-stream reference)\n"
+      "  reduce            the float sum of n floats (GB/s = 4n / time), beside CUB's\n"
+      "                    DeviceReduce::Sum and CLBlast's Xsum\n"
+      "  stencil           the 1D stencil at radius 3 and 16 (GB/s = 8n / time)\n"
+      "                    vadd, reduce and stencil: -n N means N x N floats as one array;\n"
+      "                    vs ref: GB/s over duet_buf_copy's\n"
+      "  all               gemm, transpose, copy, vadd, reduce and stencil\n"
+      "  launch            the host cost of a small call: us per call of duet_copy,\n"
+      "                    duet_transpose and duet_sgemm (AUTO) on 1 x 1 matrices\n"
+      "                    (or -n / -m -n -k), against a raw cudaLaunchKernel or\n"
+      "                    clEnqueueNDRangeKernel of a minimal copy kernel on the same\n"
+      "                    queue, and the same kernel through duet_program_create and\n"
+      "                    duet_launch (the difference is duet's own work per launch);\n"
+      "                    host clock around the enqueues alone and up to the end of the\n"
+      "                    duet_finish after them, and device time from duet events\n"
+      "                    (--variant, --cpu, --total and --plot do not apply)\n"
+      "  kernel FILE NAME  a kernel of your own: kernel NAME of the source FILE, written in\n"
+      "                    duet_kernel.h's dialect, built by duet_program_create and run\n"
+      "                    by duet_launch with --grid, --block, --shared and the --arg\n"
+      "                    values, timed as the routines are (not verified: duet-bench has\n"
+      "                    no reference for it)\n"
+      "  overlap           copy in, transpose and copy out of %d chunks of an N x N matrix\n"
+      "                    (-n; default 4096, 1024 on CPUs): from pageable memory on one\n"
+      "                    queue, pinned memory on one queue, and pinned memory on %d\n"
+      "                    queues of a family; each stage alone, and the bound that\n"
+      "                    overlap approaches (the slowest stage alone); median of --reps\n"
+      "                    runs (default %d)\n"
+      "  kernels           every kernel as loaded on each device: block, shared memory,\n"
+      "                    registers, local memory, and CUDA's theoretical occupancy\n"
+      "                    (built with configure --enable-bench-internals only)\n"
+      "\n"
+      "Sizes (default: a sweep chosen for each device's type; launch: 1, one size only):\n"
+      "  -n N              square: N x N (gemm: N x N x N)\n"
+      "  -m M -n N -k K    gemm C (M x N) = A (M x K) * B (K x N); transpose/copy M x N\n"
+      "      --sizes LIST  a sweep, e.g. 512,1024,2048 or 1000x1000x64 (M x N [x K])\n"
+      "Selection:\n"
+      "  -b, --backend B   cuda, opencl or all (default: all backends with a device;\n"
+      "                    with no command: the best device only)\n"
+      "  -d, --device N    device number within each backend, or all (default: $DUET_DEVICE\n"
+      "                    or 0)\n"
+      "      --variant L   comma-separated, or all (default). gemm: naive, coalesced, tiled,\n"
+      "                    register, fast, auto, cublas, cublas-tf32, clblast; transpose:\n"
+      "                    naive, coalesced, padded, padded-wide, auto, cublas-geam,\n"
+      "                    clblast; copy: copy; vadd: vadd, cublas-saxpy, clblast-saxpy;\n"
+      "                    reduce: naive, sequential, shuffle, atomic, auto, cub,\n"
+      "                    clblast-sum; stencil: naive-r3, shared-r3, register-r3, auto-r3\n"
+      "                    and the same with -r16.\n"
+      "                    The reference (cublas or buf_copy) always runs.\n"
+      "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
+      "The kernel command:\n"
+      "      --grid X[,Y[,Z]]   blocks along x, y, z (missing ones are 1)\n"
+      "      --block X[,Y[,Z]]  threads per block\n"
+      "      --shared BYTES     dynamic shared memory per block (default 0)\n"
+      "      --arg SPEC    the next argument, in order: buf:BYTES (a buffer of random floats),\n"
+      "                    i32:V, i64:V or f32:V\n"
+      "      --options S   compiler options: -DNAME[=VALUE] and -IDIR only\n"
+      "      --bytes N     bytes one launch moves: the rate column's GB/s\n"
+      "Timing:\n"
+      "  -r, --reps N      timed runs; the median is reported (default: up to %d, fewer\n"
+      "                    when a row would exceed %.1f s, at least %d). launch: calls\n"
+      "                    per round (default %d); the median of %d rounds is reported\n"
+      "  -w, --warmup N    untimed runs before timing (default 3; launch: calls, %d)\n"
+      "      --batch N     time N back-to-back launches per run and divide by N (default\n"
+      "                    1): a run of one launch also counts the launch latency between\n"
+      "                    the two events, which dominates kernels of a few microseconds\n"
+      "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
+      "      --no-verify   skip the CPU check (the output says so)\n"
+      "      --seed N      random input seed (default 1)\n"
+      "Output (tables go to stdout; progress, with the row and an estimate of the time\n"
+      "left, to a terminal's stderr; DUET_BENCH_PROGRESS=1 shows it anywhere, 0 never):\n"
+      "      --csv         CSV instead of a table\n"
+      "      --json        JSON instead of a table\n"
+      "      --plot F.png  throughput against size, one line per backend and variant\n"
+      "  -h, --help        this text\n"
+      "      --version     the duet version, and exit\n"
+      "\n"
+      "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
+      BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS, BENCH_DEFAULT_REPS,
+      BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS, BENCH_LAUNCH_ROUNDS,
+      BENCH_LAUNCH_WARMUP);
 }
 
 static int bad(const char *fmt, const char *arg) {
@@ -342,7 +345,7 @@ static int parse_command(const char *cmd, bench_opts *o) {
     return 0;
   }
   for (int r = 0; r < BENCH_NROUTINES; r++)
-    if (strcmp(cmd, routine_names[r]) == 0) {
+    if (strcmp(cmd, bench_routine_name((bench_routine)r)) == 0) {
       o->routines = 1u << r;
       return 0;
     }
@@ -404,9 +407,16 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
   }
   if (o->user_kernel) return bench_kernel_check(o, argv[optind + 1], argv[optind + 2]);
   if (bench_kernel_given(o))
-    return bad("%s", "--grid, --block, --shared, --arg, --options and --bytes are the kernel "
-                     "command's");
+    return bad("%s",
+               "--grid, --block, --shared, --arg, --options and --bytes are the kernel "
+               "command's");
   if (o->overlap) return check_own(o, "overlap");
+#ifndef DUET_BENCH_INTERNALS
+  if (o->kernels)
+    return bad("%s",
+               "kernels is not built into this duet-bench: it reads libduet's internals "
+               "(configure --enable-bench-internals)");
+#endif
   if (o->kernels) return check_own(o, "kernels");
   return o->launch ? check_launch(o) : check_variants(o);
 }

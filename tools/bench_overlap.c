@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_commands.h"
+#include "bench_format.h"
+#include "bench_util.h"
 
 enum { WAY_IN, WAY_KERNEL, WAY_OUT, WAY_PAGEABLE, WAY_PINNED, WAY_QUEUES, N_WAYS };
 static const char *const way_names[N_WAYS] = {

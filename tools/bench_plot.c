@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_format.h"
+#include "bench_plot.h"
+#include "bench_util.h"
 
 extern char **environ;
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The OpenCL half of the raw launches (bench_raw.h), enqueued with clEnqueueNDRangeKernel, the
- * same call duet's OpenCL backend makes: a minimal copy kernel built from source in the context
- * of duet's queue, or a kernel of the bench's own created from the program duet built for a
- * call. Their arguments are set once here, as a hand-written caller would.
+/* The OpenCL half of the baseline (bench_raw.h), enqueued with clEnqueueNDRangeKernel, the same
+ * call duet's OpenCL backend makes: a minimal copy kernel built from source in the context of
+ * duet's queue. Its arguments are set once here, as a hand-written caller would.
  * libduet's copy of the run-time OpenCL loader is internal to it, so duet-bench compiles its own
  * (backends/opencl_loader.c): it too links no libOpenCL. */
 #include "config.h"
@@ -24,10 +23,9 @@ static const char source[] =
 
 struct bench_raw {
   cl_command_queue queue;
-  cl_program program; /* the baseline's own; NULL for a kernel of duet's program */
+  cl_program program;
   cl_kernel kernel;
-  cl_uint dims;
-  size_t global[3], local[3];
+  size_t global[2], local[2];
 };
 
 static int fail(char *err, size_t len, const char *call, cl_int e) {
@@ -59,25 +57,15 @@ static bench_raw *raw_new(duet_ctx *ctx, char *err, size_t len) {
   return r;
 }
 
-/* Argument i of the signature's kind, from a, or the __local scratch of `shared` bytes. */
-static cl_int set_arg(cl_kernel k, cl_uint i, char kind, const duet__arg *a, size_t shared) {
-  switch (kind) {
-    case 's': return duet__cl.clSetKernelArg(k, i, shared, NULL);
-    case 'm': return duet__cl.clSetKernelArg(k, i, sizeof(cl_mem), &a->u.mem);
-    case 'l': return duet__cl.clSetKernelArg(k, i, sizeof(cl_long), &a->u.i64);
-    case 'i': return duet__cl.clSetKernelArg(k, i, sizeof(cl_int), &a->u.i32);
-    case 'g': return duet__cl.clSetKernelArg(k, i, sizeof(duet__gemm_scalars), &a->u.gemm);
-    default: return duet__cl.clSetKernelArg(k, i, sizeof(cl_float), &a->u.f32);
-  }
-}
-
-/* Every argument of signature sig from args, once. */
-static int set_args(bench_raw *r, const char *sig, const duet__arg *args, size_t shared, char *err,
-                    size_t len) {
-  cl_int e = CL_SUCCESS;
-  unsigned next = 0; /* the next of args; the scratch letter takes none */
-  for (cl_uint i = 0; sig[i] && e == CL_SUCCESS; i++)
-    e = set_arg(r->kernel, i, sig[i], sig[i] == 's' ? NULL : &args[next++], shared);
+/* duet_copy's arguments: rows, cols, in, ld_in, out, ld_out (packed). */
+static int set_args(bench_raw *r, const duet_buf *in, duet_buf *out, size_t rows, size_t cols,
+                    char *err, size_t len) {
+  const cl_long n[2] = {(cl_long)rows, (cl_long)cols};
+  const cl_mem mem[2] = {(cl_mem)duet_buf_native(in), (cl_mem)duet_buf_native(out)};
+  cl_int e = duet__cl.clSetKernelArg(r->kernel, 0, sizeof n[0], &n[0]);
+  for (cl_uint i = 1; i < 6 && e == CL_SUCCESS; i++)
+    e = i % 2 == 0 ? duet__cl.clSetKernelArg(r->kernel, i, sizeof(cl_mem), &mem[i / 2 - 1])
+                   : duet__cl.clSetKernelArg(r->kernel, i, sizeof n[1], &n[1]);
   return e == CL_SUCCESS ? 0 : fail(err, len, "clSetKernelArg", e);
 }
 
@@ -86,7 +74,6 @@ int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t r
   *raw = NULL;
   bench_raw *r = raw_new(ctx, err, len);
   if (!r) return -1;
-  r->dims = 2;
   r->local[0] = block[0];
   r->local[1] = block[1];
   r->global[0] = (cols + block[0] - 1) / block[0] * block[0];
@@ -117,37 +104,7 @@ int bench_raw_cl_open(duet_ctx *ctx, const duet_buf *in, duet_buf *out, size_t r
     bench_raw_cl_close(r);
     return fail(err, len, "clCreateKernel", e);
   }
-  duet__arg args[6];
-  bench_raw_copy_args(in, out, rows, cols, args);
-  if (set_args(r, BENCH_RAW_COPY_SIG, args, 0, err, len)) {
-    bench_raw_cl_close(r);
-    return -1;
-  }
-  *raw = r;
-  return 0;
-}
-
-int bench_raw_cl_open_same(duet_ctx *ctx, const duet__described *d, bench_raw **raw, char *err,
-                           size_t len) {
-  *raw = NULL;
-  if (!d->native) {
-    snprintf(err, len, "duet reported no program for %s", d->kernel->name);
-    return -1;
-  }
-  bench_raw *r = raw_new(ctx, err, len);
-  if (!r) return -1;
-  cl_int e;
-  r->kernel = duet__cl.clCreateKernel((cl_program)d->native, d->kernel->name, &e);
-  if (e != CL_SUCCESS) {
-    bench_raw_cl_close(r);
-    return fail(err, len, "clCreateKernel", e);
-  }
-  r->dims = 3;
-  for (int dim = 0; dim < 3; dim++) {
-    r->local[dim] = d->launch.block[dim];
-    r->global[dim] = d->launch.grid[dim] * d->launch.block[dim];
-  }
-  if (set_args(r, d->kernel->sig, d->args, d->launch.shared_bytes, err, len)) {
+  if (set_args(r, in, out, rows, cols, err, len)) {
     bench_raw_cl_close(r);
     return -1;
   }
@@ -156,8 +113,8 @@ int bench_raw_cl_open_same(duet_ctx *ctx, const duet__described *d, bench_raw **
 }
 
 int bench_raw_cl_launch(bench_raw *r, char *err, size_t len) {
-  cl_int e = duet__cl.clEnqueueNDRangeKernel(r->queue, r->kernel, r->dims, NULL, r->global,
-                                             r->local, 0, NULL, NULL);
+  cl_int e = duet__cl.clEnqueueNDRangeKernel(r->queue, r->kernel, 2, NULL, r->global, r->local, 0,
+                                             NULL, NULL);
   return e == CL_SUCCESS ? 0 : fail(err, len, "clEnqueueNDRangeKernel", e);
 }
 

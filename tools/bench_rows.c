@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_cpu.h"
+#include "bench_rows.h"
+#include "bench_util.h"
 #include "peer.h"
 
 /* The test hook: one element short, so that the device output really is wrong. */

@@ -14,12 +14,11 @@
 #include <string.h>
 
 #include "bench.h"
-
-int bench_duet_error(bench_job *job, int status, const char *call) {
-  snprintf(job->err, sizeof job->err, "%s: %s: %s", call, duet_status_name(status),
-           duet_ctx_last_error(job->dev->ctx));
-  return status;
-}
+#include "bench_format.h"
+#include "bench_rows.h"
+#include "bench_run.h"
+#include "bench_util.h"
+#include "bench_verify.h"
 
 /* Rotate inputs when one set would sit in the device's cache (L2 on a GPU, the last level on a
  * CPU) between runs: ceil(3 * cache / set) sets. */

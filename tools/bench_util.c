@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_util.h"
 
 double bench_now_ms(void) {
   struct timespec t;
@@ -123,4 +124,10 @@ bench_result *bench_results_add(bench_results *rs) {
   bench_result *r = &rs->r[rs->n++];
   memset(r, 0, sizeof *r);
   return r;
+}
+
+int bench_duet_error(bench_job *job, int status, const char *call) {
+  snprintf(job->err, sizeof job->err, "%s: %s: %s", call, duet_status_name(status),
+           duet_ctx_last_error(job->dev->ctx));
+  return status;
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_util.h"
+#include "bench_verify.h"
 
 /* Uniform in [-1, 1) with 24 random bits: never all zeros, exactly representable. */
 void bench_fill_random(float *dst, size_t n, uint64_t seed, int set, int which) {

@@ -4,15 +4,27 @@
 # own convenience library so that its include path stays on its own files: the CUDA toolkit's
 # CL/cl.h would shadow the system one.
 bin_PROGRAMS = tools/duet-bench
-tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c tools/bench_opts.c \
-	tools/bench_rows.c tools/bench_run.c tools/bench_verify.c tools/bench_cpu.c \
-	tools/bench_output.c tools/bench_plot.c tools/bench_util.c tools/bench_launch.c \
-	tools/bench_launch_raw.c tools/bench_launch_output.c tools/bench_raw.h tools/peer_dl.c \
-	tools/bench_kernel.c \
-	tools/bench_overlap.c tools/bench_kernels.c \
+# Each bench_X.c declares what it offers the others in bench_X.h; bench.h holds the shared types.
+tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c \
+	tools/bench_opts.c tools/bench_opts.h tools/bench_rows.c tools/bench_rows.h \
+	tools/bench_run.c tools/bench_run.h tools/bench_verify.c tools/bench_verify.h \
+	tools/bench_cpu.c tools/bench_cpu.h tools/bench_output.c tools/bench_output.h \
+	tools/bench_format.c tools/bench_format.h tools/bench_plot.c tools/bench_plot.h \
+	tools/bench_util.c tools/bench_util.h tools/bench_launch.c tools/bench_launch.h \
+	tools/bench_launch_raw.c tools/bench_launch_raw.h tools/bench_launch_output.c \
+	tools/bench_raw.h tools/peer_dl.c tools/bench_kernel.c tools/bench_kernel.h \
+	tools/bench_overlap.c tools/bench_commands.h \
 	backends/dl_table.c backends/dl_table.h
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
+# duet-bench keeps to duet.h's API and links libduet.so, except with --enable-bench-internals
+# (m4/duet_bench.m4): its kernels command reads the library's internals.
+if DUET_BENCH_INTERNALS
+tools_duet_bench_SOURCES += tools/bench_kernels.c
+tools_duet_bench_LDADD = libduet_core.la $(DL_LIBS)
+else
+EXTRA_DIST += tools/bench_kernels.c
 tools_duet_bench_LDADD = libduet.la $(DL_LIBS)
+endif
 
 if DUET_HAVE_CUBLAS
 noinst_LTLIBRARIES += tools/libpeer_cublas.la
@@ -29,26 +41,19 @@ tools_libpeer_clblast_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends $(CL
 tools_duet_bench_LDADD += tools/libpeer_clblast.la
 endif
 
-# The raw launches that `duet-bench launch` compares duet's calls with, one half per backend.
-# The CUDA half is kernels: a baseline copy kernel (bench_raw.cu) and the bench's own copy of
-# duet's kernels (bench_raw_kernels.cu includes kernels_cu/'s files), compiled by the .cu.lo
-# rule of Makefile.am (which sees no per-target flags and tracks no dependencies: hence the
-# lines naming what they include).
-EXTRA_DIST += tools/bench_raw.cu tools/bench_raw_kernels.cu tools/peer_cub.cu
+# The raw launch that `duet-bench launch` compares duet's calls with, one half per backend. The
+# CUDA half is a baseline copy kernel (bench_raw.cu), compiled by the .cu.lo rule of Makefile.am
+# (which sees no per-target flags and tracks no dependencies: hence the lines naming what they
+# include).
+EXTRA_DIST += tools/bench_raw.cu tools/peer_cub.cu
 if DUET_HAVE_CUDA
 noinst_LTLIBRARIES += tools/libbench_raw_cuda.la
 tools_libbench_raw_cuda_la_SOURCES =
-tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo tools/bench_raw_kernels.lo tools/peer_cub.lo
-tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo tools/bench_raw_kernels.lo \
-	tools/peer_cub.lo
+tools_libbench_raw_cuda_la_LIBADD = tools/bench_raw.lo tools/peer_cub.lo
+tools_libbench_raw_cuda_la_DEPENDENCIES = tools/bench_raw.lo tools/peer_cub.lo
 tools/peer_cub.lo: $(srcdir)/src/duet.h
-tools/bench_raw.lo tools/bench_raw_kernels.lo: $(srcdir)/tools/bench_raw.h $(srcdir)/src/duet.h \
-	$(srcdir)/src/duet_launch.h $(srcdir)/src/manifest.h $(srcdir)/src/duet_tunables.h
-tools/bench_raw_kernels.lo: $(srcdir)/kernels_cu/copy.cu $(srcdir)/kernels_cu/gemm.cu \
-	$(srcdir)/kernels_cu/transpose.cu $(srcdir)/kernels_cu/common.cuh \
-	$(srcdir)/kernels_cu/registry.h
-CLEANFILES += tools/bench_raw.lo tools/bench_raw.o tools/bench_raw_kernels.lo \
-	tools/bench_raw_kernels.o tools/peer_cub.lo tools/peer_cub.o
+tools/bench_raw.lo: $(srcdir)/tools/bench_raw.h $(srcdir)/src/duet.h
+CLEANFILES += tools/bench_raw.lo tools/bench_raw.o tools/peer_cub.lo tools/peer_cub.o
 tools_duet_bench_LDADD += tools/libbench_raw_cuda.la $(CUDA_LDFLAGS) $(CUDA_LIBS)
 endif
 

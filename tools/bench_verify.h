@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* Host data of a block and its check against the CPU reference (bench_verify.c). */
+#ifndef DUET_BENCH_VERIFY_H
+#define DUET_BENCH_VERIFY_H
+
+#include "bench.h"
+
+int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed, int verify);
+void bench_host_free(bench_host *h);
+/* Fills set `set` of the inputs (set 0 equals h->a / h->b). */
+void bench_fill_random(float *dst, size_t n, uint64_t seed, int set, int which);
+/* Compares out with the reference; sets verdict, error, tol and note of res. */
+void bench_verify(const bench_host *h, const bench_row_def *row, const float *out,
+                  bench_result *res);
+
+#endif
