@@ -351,7 +351,7 @@ static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   /* A kernel compiled for a required work-group size runs at that size: the compiler fitted its
    * registers to it or failed the build. NVIDIA's OpenCL reports CL_KERNEL_WORK_GROUP_SIZE 256
    * for every kernel here, also 28-register ones compiled for 64 x 16 that run at 1024 (H100,
-   * 2026-11-22); taken at its word, it would rule out tiled and padded-wide there. */
+   * 2026-11-22); taken at its word, it would rule out tiled and padded-tall there. */
   const size_t required = compiled[0] * compiled[1] * (compiled[2] ? compiled[2] : 1);
   if (required > limit) limit = required;
   cl_loaded *loaded = calloc(1, sizeof *loaded);

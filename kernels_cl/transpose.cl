@@ -10,11 +10,11 @@
  *   TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS  the same two for padded (32, 8)
  *   TRANSPOSE_PADDED_BAND  padded's TRANSPOSE_BAND (32)
  *   TRANSPOSE_VEC   padded: 1 loads float4s along the rows of `in` where it can (0)
- *   TRANSPOSE_WIDE_TILE  padded-wide: rows of `in` per tile, the length of its pieces of the
+ *   TRANSPOSE_TALL_TILE  padded-tall: rows of `in` per tile, the length of its pieces of the
  *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
- *   TRANSPOSE_WIDE_ROWS  padded-wide: rows of work-items in a work-group (8)
+ *   TRANSPOSE_TALL_ROWS  padded-tall: rows of work-items in a work-group (8)
  * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded
- * PADDED_TILE*(PADDED_TILE+1), padded-wide (WIDE_TILE+8)*(TILE+1).
+ * PADDED_TILE*(PADDED_TILE+1), padded-tall (TALL_TILE+8)*(TILE+1).
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #ifndef TRANSPOSE_TILE
 #define TRANSPOSE_TILE 32
@@ -37,11 +37,11 @@
 #ifndef TRANSPOSE_VEC
 #define TRANSPOSE_VEC 0
 #endif
-#ifndef TRANSPOSE_WIDE_TILE
-#define TRANSPOSE_WIDE_TILE 128
+#ifndef TRANSPOSE_TALL_TILE
+#define TRANSPOSE_TALL_TILE 128
 #endif
-#ifndef TRANSPOSE_WIDE_ROWS
-#define TRANSPOSE_WIDE_ROWS 8
+#ifndef TRANSPOSE_TALL_ROWS
+#define TRANSPOSE_TALL_ROWS 8
 #endif
 
 /* naive: one element per work-item, a TILE x ROWS work-group over a TILE x ROWS patch of `in`.
@@ -127,7 +127,7 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, c
   }
 }
 
-/* padded-wide: for an `out` whose rows start off 32-byte sectors (ld_out % 8 != 0). A
+/* padded-tall: for an `out` whose rows start off 32-byte sectors (ld_out % 8 != 0). A
  * work-group moves tall rows by cols_per columns of `in` (cols_per x rows_per work-items). For
  * row j of `out` it writes the tall elements that start at the first sector boundary at or after
  * the tile's first row, b_j < 8 elements on, so that each warp's 32-float store covers 4 whole
@@ -138,7 +138,7 @@ inline void transpose_tiled(const int tile, const int rows_per, const int pad, c
  * `out` once. Stores: work-item (tx, ty) writes elements tx, tx + cols_per, ... of rows ty,
  * ty + rows_per, ... of the tile's piece of `out`, reading a column of the padded tile (banks
  * (row + j) % 32: distinct). */
-inline void transpose_wide(const int cols_per, const int tall, const int rows_per, idx_t rows,
+inline void transpose_tall(const int cols_per, const int tall, const int rows_per, idx_t rows,
                            idx_t cols, __global const float *restrict in, idx_t ld_in,
                            __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   const int stride = cols_per + 1, loaded = tall + 8;
@@ -196,12 +196,12 @@ __kernel BLOCK(TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS) void duet_transpose
 }
 #endif
 
-/* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */
-#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_padded_wide)
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_WIDE_ROWS) void duet_transpose_padded_wide(
+/* padded-tall: see transpose_tall. AUTO picks it when ld_out is unaligned. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_padded_tall)
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_TALL_ROWS) void duet_transpose_padded_tall(
     idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
     __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
-  transpose_wide(TRANSPOSE_TILE, TRANSPOSE_WIDE_TILE, TRANSPOSE_WIDE_ROWS, rows, cols, in, ld_in,
+  transpose_tall(TRANSPOSE_TILE, TRANSPOSE_TALL_TILE, TRANSPOSE_TALL_ROWS, rows, cols, in, ld_in,
                  out, ld_out, tile_mem);
 }
 #endif

@@ -9,11 +9,11 @@
  *   TRANSPOSE_PADDED_TILE, TRANSPOSE_PADDED_ROWS  the same two for padded (32, 8)
  *   TRANSPOSE_PADDED_BAND  padded's TRANSPOSE_BAND (32)
  *   TRANSPOSE_VEC   padded: 1 loads float4s along the rows of `in` where it can (0)
- *   TRANSPOSE_WIDE_TILE  padded-wide: rows of `in` per tile, the length of its pieces of the
+ *   TRANSPOSE_TALL_TILE  padded-tall: rows of `in` per tile, the length of its pieces of the
  *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
- *   TRANSPOSE_WIDE_ROWS  padded-wide: rows of threads in a block (8)
+ *   TRANSPOSE_TALL_ROWS  padded-tall: rows of threads in a block (8)
  * Shared memory (dynamic): coalesced TILE*TILE floats, padded PADDED_TILE*(PADDED_TILE+1)
- * floats, padded-wide (WIDE_TILE+8)*(TILE+1) floats.
+ * floats, padded-tall (TALL_TILE+8)*(TILE+1) floats.
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
 #include <stdint.h>
 
@@ -43,13 +43,13 @@ struct coalesced_cfg
 template <int S>
 struct padded_cfg : staged_cfg<TUN(S, TRANSPOSE_PADDED_TILE), TUN(S, TRANSPOSE_PADDED_ROWS), 1,
                                TUN(S, TRANSPOSE_VEC), TUN(S, TRANSPOSE_PADDED_BAND)> {};
-/* padded-wide: TILE columns by WIDE_TILE rows of `in`, and 8 rows more for its shift. It asks
+/* padded-tall: TILE columns by TALL_TILE rows of `in`, and 8 rows more for its shift. It asks
  * for 48 registers where the block has 8 rows of threads or more, no cap otherwise: enough for
  * the nvidia-sm80 set's 17 rows per thread without spills (docs/results/tuning-notes.md). */
 template <int S>
-struct padded_wide_cfg {
-  static constexpr int COLS = TUN(S, TRANSPOSE_TILE), TALL = TUN(S, TRANSPOSE_WIDE_TILE),
-                       ROWS = TUN(S, TRANSPOSE_WIDE_ROWS);
+struct padded_tall_cfg {
+  static constexpr int COLS = TUN(S, TRANSPOSE_TILE), TALL = TUN(S, TRANSPOSE_TALL_TILE),
+                       ROWS = TUN(S, TRANSPOSE_TALL_ROWS);
   static constexpr unsigned bx = COLS, by = ROWS;
   static constexpr size_t smem = (size_t)(TALL + 8) * (COLS + 1) * sizeof(float);
   static constexpr int min_blocks = ROWS >= 8 ? blocks_for_regs(COLS * ROWS, 48) : 1;
@@ -136,7 +136,7 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
   }
 }
 
-/* padded-wide: for an `out` whose rows start off 32-byte sectors (ld_out % 8 != 0). A block
+/* padded-tall: for an `out` whose rows start off 32-byte sectors (ld_out % 8 != 0). A block
  * moves TALL rows by COLS columns of `in` (COLS x ROWS threads). For row j of `out` it writes
  * the TALL elements that start at the first sector boundary at or after the tile's first row,
  * b_j < 8 elements on, so that each warp's 32-float store covers 4 whole sectors instead of
@@ -147,7 +147,7 @@ __device__ __forceinline__ void transpose_tiled(idx_t rows, idx_t cols,
  * Stores: thread (tx, ty) writes elements tx, tx + COLS, ... of rows ty, ty + ROWS, ... of the
  * tile's piece of `out`, reading a column of the padded tile (banks (row + j) % 32: distinct). */
 template <int COLS, int TALL, int ROWS, int BAND>
-__device__ __forceinline__ void transpose_wide(idx_t rows, idx_t cols, const float *__restrict__ in,
+__device__ __forceinline__ void transpose_tall(idx_t rows, idx_t cols, const float *__restrict__ in,
                                                idx_t ld_in, float *__restrict__ out, idx_t ld_out) {
   extern __shared__ float tile_mem[];
   constexpr int stride = COLS + 1, LOADED = TALL + 8;
@@ -203,14 +203,14 @@ STAGED_KERNEL(duet_transpose_coalesced, coalesced_cfg)
  * conflict-free, and float4 loads where TRANSPOSE_VEC says. */
 STAGED_KERNEL(duet_transpose_padded, padded_cfg)
 
-/* padded-wide: see transpose_wide. AUTO picks it when ld_out is unaligned. */
+/* padded-tall: see transpose_tall. AUTO picks it when ld_out is unaligned. */
 template <int S>
-__global__ void __launch_bounds__(padded_wide_cfg<S>::bx *padded_wide_cfg<S>::by,
-                                  padded_wide_cfg<S>::min_blocks)
-    duet_transpose_padded_wide(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
+__global__ void __launch_bounds__(padded_tall_cfg<S>::bx *padded_tall_cfg<S>::by,
+                                  padded_tall_cfg<S>::min_blocks)
+    duet_transpose_padded_tall(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
                                float *__restrict__ out, idx_t ld_out) {
-  using C = padded_wide_cfg<S>;
-  transpose_wide<C::COLS, C::TALL, C::ROWS, TUN(S, TRANSPOSE_BAND)>(rows, cols, in, ld_in, out,
+  using C = padded_tall_cfg<S>;
+  transpose_tall<C::COLS, C::TALL, C::ROWS, TUN(S, TRANSPOSE_BAND)>(rows, cols, in, ld_in, out,
                                                                     ld_out);
 }
 
@@ -218,4 +218,4 @@ extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
     DUET_CU_KERNEL(duet_transpose_naive, naive_cfg)
         DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
             DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
-                DUET_CU_KERNEL(duet_transpose_padded_wide, padded_wide_cfg) DUET_CU_END};
+                DUET_CU_KERNEL(duet_transpose_padded_tall, padded_tall_cfg) DUET_CU_END};

@@ -241,9 +241,9 @@ typedef struct {
   size_t cache_bytes; /**< the last-level cache in front of global memory (CUDA: L2); 0: unknown */
   /** The most shared (OpenCL: local) memory one block (work-group) may have, static and dynamic
    * together: what duet_launch() lets a kernel without static shared memory ask for, and what
-   * duet's own kernels are held to. CUDA: the opt-in limit (cudaDevAttrMaxSharedMemoryPerBlockOptin,
-   * e.g. 227 KiB on an H100), which duet opts each kernel into past the default 48 KiB;
-   * OpenCL: CL_DEVICE_LOCAL_MEM_SIZE. */
+   * duet's own kernels are held to. CUDA: the opt-in limit
+   * (cudaDevAttrMaxSharedMemoryPerBlockOptin, e.g. 227 KiB on an H100), which duet opts each kernel
+   * into past the default 48 KiB; OpenCL: CL_DEVICE_LOCAL_MEM_SIZE. */
   size_t shared_mem_bytes;
 } duet_device_info;
 
@@ -587,8 +587,11 @@ typedef enum {
    * this variant writes each row of out in pieces that start on a sector boundary, loading 8
    * rows of in more per tile for the shift. AUTO picks it when ld_out is not a multiple of
    * 32 floats, where the device allows blocks of its size. */
-  DUET_TRANSPOSE_PADDED_WIDE
+  DUET_TRANSPOSE_PADDED_TALL
 } duet_transpose_variant;
+/** @deprecated The name #DUET_TRANSPOSE_PADDED_TALL had in duet 0.1.0 (its tiles are tall, not
+ * wide); kept as an alias, the same value. */
+#define DUET_TRANSPOSE_PADDED_WIDE DUET_TRANSPOSE_PADDED_TALL
 
 /**
  * out = in^T, out of place; enqueued. rows == 0 or cols == 0 is a valid no-op.
@@ -622,13 +625,14 @@ DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_bu
 /**
  * A transpose variant's name.
  * @param v the variant.
- * @return the name: "auto", "naive", "coalesced", "padded", "padded-wide"; NULL for an unknown
+ * @return the name: "auto", "naive", "coalesced", "padded", "padded-tall"; NULL for an unknown
  * value.
  */
 DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
 /**
  * The transpose variant of a name.
- * @param name as duet_transpose_variant_name() gives.
+ * @param name as duet_transpose_variant_name() gives; also "padded-wide", the deprecated name
+ *        of "padded-tall".
  * @param[out] v the variant; not written on failure.
  * @return #DUET_OK; #DUET_EINVAL for an unknown or NULL name or a NULL v.
  */

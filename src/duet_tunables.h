@@ -27,10 +27,10 @@
  * TRANSPOSE_PADDED_TILE, _ROWS  padded's tile side and block rows (TILE x ROWS threads)
  * TRANSPOSE_PADDED_BAND   padded: its own TRANSPOSE_BAND (its tiles may be larger)
  * TRANSPOSE_VEC           padded: 1 loads float4s along rows of `in` where ld_in allows; 0 never
- * TRANSPOSE_WIDE_TILE     padded-wide: rows of `in` per tile (TRANSPOSE_TILE columns), the
+ * TRANSPOSE_TALL_TILE     padded-tall: rows of `in` per tile (TRANSPOSE_TILE columns), the
  *                         length of the sector-aligned pieces of out's rows it writes
- * TRANSPOSE_WIDE_ROWS     padded-wide: rows of threads in a block of TRANSPOSE_TILE columns
- * TRANSPOSE_AUTO_ALIGN    transpose AUTO takes padded-wide when ld_out is not a multiple of this
+ * TRANSPOSE_TALL_ROWS     padded-tall: rows of threads in a block of TRANSPOSE_TILE columns
+ * TRANSPOSE_AUTO_ALIGN    transpose AUTO takes padded-tall when ld_out is not a multiple of this
  *                         many floats (NVIDIA's 128-byte segments); 0: never
  * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
  * GEMM_TILE               tiled sgemm: TILE x TILE threads over TILE x TILE tiles of A and B
@@ -119,8 +119,8 @@
              "TRANSPOSE_PADDED_ROWS divides TRANSPOSE_PADDED_TILE")                                \
   X(TRANSPOSE_PADDED_BAND,   32,  32,  32) \
   X(TRANSPOSE_VEC,            0,   1,   0) \
-  X(TRANSPOSE_WIDE_TILE,    128, 128,  64) \
-  X(TRANSPOSE_WIDE_ROWS,      8,   8,   4) \
+  X(TRANSPOSE_TALL_TILE,    128, 128,  64) \
+  X(TRANSPOSE_TALL_ROWS,      8,   8,   4) \
   X(TRANSPOSE_AUTO_ALIGN,    32,  32,   0) \
   X(GEMM_SIMPLE_X,           32,  32,  32) \
   X(GEMM_SIMPLE_Y,            8,   8,   8) \

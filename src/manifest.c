@@ -32,11 +32,11 @@ static void shape_transpose_coalesced(const int *t, duet__shape *s) {
 static void shape_transpose_padded(const int *t, duet__shape *s) {
   shape_transpose_staged(T(TRANSPOSE_PADDED_TILE), T(TRANSPOSE_PADDED_ROWS), 1, s);
 }
-/* padded-wide: TILE columns by WIDE_TILE rows, and 8 rows more in shared memory for the shift
+/* padded-tall: TILE columns by TALL_TILE rows, and 8 rows more in shared memory for the shift
  * that aligns its stores to 32-byte sectors. */
-static void shape_transpose_padded_wide(const int *t, duet__shape *s) {
-  const unsigned cols = T(TRANSPOSE_TILE), tall = T(TRANSPOSE_WIDE_TILE);
-  *s = (duet__shape){cols, tall, cols, T(TRANSPOSE_WIDE_ROWS), (size_t)(tall + 8) * (cols + 1) * F,
+static void shape_transpose_padded_tall(const int *t, duet__shape *s) {
+  const unsigned cols = T(TRANSPOSE_TILE), tall = T(TRANSPOSE_TALL_TILE);
+  *s = (duet__shape){cols, tall, cols, T(TRANSPOSE_TALL_ROWS), (size_t)(tall + 8) * (cols + 1) * F,
                      0};
 }
 /* naive and coalesced sgemm: one thread per element of C. naive runs x down the rows of C, so
@@ -115,7 +115,7 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
 #define STAGED_TUNABLES                                                                  \
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_PADDED_TILE) | \
    DUET__TBIT(TRANSPOSE_PADDED_ROWS) | DUET__TBIT(TRANSPOSE_PADDED_BAND) |               \
-   DUET__TBIT(TRANSPOSE_VEC) | DUET__TBIT(TRANSPOSE_WIDE_TILE) | DUET__TBIT(TRANSPOSE_WIDE_ROWS))
+   DUET__TBIT(TRANSPOSE_VEC) | DUET__TBIT(TRANSPOSE_TALL_TILE) | DUET__TBIT(TRANSPOSE_TALL_ROWS))
 #define SIMPLE_TUNABLES (DUET__TBIT(GEMM_SIMPLE_X) | DUET__TBIT(GEMM_SIMPLE_Y))
 #define REG_TUNABLES                                                             \
   (DUET__TBIT(GEMM_REG_BM) | DUET__TBIT(GEMM_REG_BN) | DUET__TBIT(GEMM_REG_BK) | \
@@ -142,8 +142,8 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                      STAGED_TUNABLES, shape_transpose_coalesced},
     [DUET__K_TRANSPOSE_PADDED] = {"duet_transpose_padded", DUET__G_TRANSPOSE, MOVE_SIG "s",
                                   STAGED_TUNABLES, shape_transpose_padded},
-    [DUET__K_TRANSPOSE_PADDED_WIDE] = {"duet_transpose_padded_wide", DUET__G_TRANSPOSE,
-                                       MOVE_SIG "s", STAGED_TUNABLES, shape_transpose_padded_wide},
+    [DUET__K_TRANSPOSE_PADDED_TALL] = {"duet_transpose_padded_tall", DUET__G_TRANSPOSE,
+                                       MOVE_SIG "s", STAGED_TUNABLES, shape_transpose_padded_tall},
     [DUET__K_SGEMM_NAIVE] = {"duet_sgemm_naive", DUET__G_GEMM, GEMM_SIG, SIMPLE_TUNABLES,
                              shape_sgemm_naive},
     [DUET__K_SGEMM_COALESCED] = {"duet_sgemm_coalesced", DUET__G_GEMM, GEMM_SIG, SIMPLE_TUNABLES,

@@ -48,7 +48,7 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(TRANSPOSE_NAIVE)        \
   X(TRANSPOSE_COALESCED)    \
   X(TRANSPOSE_PADDED)       \
-  X(TRANSPOSE_PADDED_WIDE)  \
+  X(TRANSPOSE_PADDED_TALL)  \
   X(SGEMM_NAIVE)            \
   X(SGEMM_COALESCED)        \
   X(SGEMM_TILED)            \

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Transpose and the copy that is its bandwidth reference. */
+#include <string.h>
+
 #include "duet_internal.h"
 
 /* Indexed by duet_transpose_variant. AUTO's row is never launched: pick_auto resolves it. */
@@ -8,19 +10,19 @@ static const duet__variant transpose_variants[] = {
     [DUET_TRANSPOSE_NAIVE] = {"naive", DUET__K_TRANSPOSE_NAIVE},
     [DUET_TRANSPOSE_COALESCED] = {"coalesced", DUET__K_TRANSPOSE_COALESCED},
     [DUET_TRANSPOSE_PADDED] = {"padded", DUET__K_TRANSPOSE_PADDED},
-    [DUET_TRANSPOSE_PADDED_WIDE] = {"padded-wide", DUET__K_TRANSPOSE_PADDED_WIDE},
+    [DUET_TRANSPOSE_PADDED_TALL] = {"padded-tall", DUET__K_TRANSPOSE_PADDED_TALL},
 };
 #define N_TRANSPOSE (sizeof transpose_variants / sizeof transpose_variants[0])
 
 /* Rows of out that start off the device's memory segments cost padded about a quarter of its
- * rate on the H100, in partial sector writes; padded-wide shifts its stores onto whole 32-byte
+ * rate on the H100, in partial sector writes; padded-tall shifts its stores onto whole 32-byte
  * sectors and runs there at 0.98-1.0 of cudaMemcpy; unaligned rows of in cost padded nothing
  * (docs/results/h100.md). The segment, in floats, is the tunable TRANSPOSE_AUTO_ALIGN of the
  * device's set; 0 means padded always. A kernel whose block the device cannot run is passed over
- * for the next: padded-wide, padded, then coalesced (whose block is the copy's). */
+ * for the next: padded-tall, padded, then coalesced (whose block is the copy's). */
 static int pick_auto(duet_ctx *ctx, size_t ld_out, duet__kernel *k) {
   const int align = ctx->tun[DUET__T_TRANSPOSE_AUTO_ALIGN];
-  const duet__kernel order[] = {DUET__K_TRANSPOSE_PADDED_WIDE, DUET__K_TRANSPOSE_PADDED};
+  const duet__kernel order[] = {DUET__K_TRANSPOSE_PADDED_TALL, DUET__K_TRANSPOSE_PADDED};
   for (size_t i = !align || ld_out % (size_t)align == 0; i < sizeof order / sizeof order[0]; i++) {
     int fits = 0, status = duet__kernel_fits(ctx, order[i], &fits);
     if (status) return status;
@@ -41,6 +43,8 @@ const char *duet_transpose_variant_name(duet_transpose_variant v) {
 }
 
 int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v) {
+  /* padded-tall's name in duet 0.1.0, still accepted. */
+  if (name && !strcmp(name, "padded-wide")) name = "padded-tall";
   int i = 0, status = duet__variant_parse(transpose_variants, N_TRANSPOSE, name, v ? &i : NULL);
   if (!status) *v = (duet_transpose_variant)i;
   return status;

@@ -53,7 +53,7 @@ static duet__tuning_set pick(const duet__caps *c) {
 /* Where one backend's compiler measures otherwise on a set's devices, that backend refines the
  * set (any value on a backend that compiles at run time; only plan tunables on one that does not).
  *   nvidia-sm80 on OpenCL, TRANSPOSE_AUTO_ALIGN 0: AUTO keeps padded at an unaligned ld_out,
- *   where NVIDIA's OpenCL build of padded-wide is slower than padded.
+ *   where NVIDIA's OpenCL build of padded-tall is slower than padded.
  *   nvidia-sm80 on OpenCL, TRANSPOSE_PADDED_BAND 8: faster there than CUDA's 32 at the sizes
  *   where AUTO takes padded.
  * The timings: docs/results/tuning-notes.md. */
@@ -118,6 +118,24 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY;
 }
 
+/* Names tunables had in duet 0.1.0, still accepted by DUET_TUNE. */
+static const struct {
+  const char *old;
+  duet__tunable t;
+} renamed[] = {
+    {"TRANSPOSE_WIDE_TILE", DUET__T_TRANSPOSE_TALL_TILE},
+    {"TRANSPOSE_WIDE_ROWS", DUET__T_TRANSPOSE_TALL_ROWS},
+};
+
+/* The tunable called p[0..len) (its name, or a name in `renamed`), or -1. */
+static int tunable_named(const char *p, size_t len) {
+  for (int i = 0; i < DUET__T_COUNT; i++)
+    if (strlen(tunable_names[i]) == len && !strncmp(p, tunable_names[i], len)) return i;
+  for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+    if (strlen(renamed[i].old) == len && !strncmp(p, renamed[i].old, len)) return renamed[i].t;
+  return -1;
+}
+
 /* $DUET_TUNE: "NAME=V,NAME=V", each V a positive integer (zero_allowed ones may be 0). A backend
  * whose kernels are compiled ahead of time takes only the values that steer the core's plans. */
 static int apply_overrides(duet_ctx *ctx, const char *spec) {
@@ -127,11 +145,7 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
   while (*p) {
     const char *eq = strchr(p, '='), *end = strchr(p, ',');
     if (!end) end = p + strlen(p);
-    int t = -1;
-    if (eq && eq < end)
-      for (int i = 0; i < DUET__T_COUNT; i++)
-        if (strlen(tunable_names[i]) == (size_t)(eq - p) && !strncmp(p, tunable_names[i], eq - p))
-          t = i;
+    const int t = eq && eq < end ? tunable_named(p, (size_t)(eq - p)) : -1;
     if (t < 0)
       return duet__fail(ctx, DUET_EINVAL, "%s='%s': '%.*s' is not NAME=VALUE with a known NAME", F,
                         spec, (int)(end - p), p);

@@ -111,6 +111,23 @@ static void check_variant_names(const char *routine, name_fn name, parse_fn pars
 }
 
 /* A valid name with nowhere to put the result is bad input, not a crash. */
+/* "padded-wide" and DUET_TRANSPOSE_PADDED_WIDE, padded-tall's names in duet 0.1.0, still work;
+ * the variant's name is the new one. */
+static void check_deprecated_names(void) {
+  harness_case c;
+  harness_case_begin(&c, NULL, "transpose padded-wide, the deprecated name of padded-tall");
+  duet_transpose_variant v = DUET_TRANSPOSE_AUTO;
+  harness_expect_status(&c, duet_transpose_variant_parse("padded-wide", &v), DUET_OK, NULL,
+                        "duet_transpose_variant_parse(\"padded-wide\")");
+  harness_expect(&c, v == DUET_TRANSPOSE_PADDED_TALL, "\"padded-wide\" parsed as %d", (int)v);
+  harness_expect(&c, DUET_TRANSPOSE_PADDED_WIDE == DUET_TRANSPOSE_PADDED_TALL,
+                 "DUET_TRANSPOSE_PADDED_WIDE is not DUET_TRANSPOSE_PADDED_TALL");
+  const char *name = duet_transpose_variant_name(DUET_TRANSPOSE_PADDED_WIDE);
+  harness_expect(&c, name && !strcmp(name, "padded-tall"), "its name is \"%s\"",
+                 name ? name : "(null)");
+  harness_case_end(&c);
+}
+
 static void check_variant_parse_null(void) {
   harness_case c;
   harness_case_begin(&c, NULL, "variant parse of valid names into NULL");
@@ -485,11 +502,12 @@ int main(void) {
   harness_init("test_api");
   check_status_table();
   check_backend_names();
-  static const char *const tnames[] = {"auto", "naive", "coalesced", "padded", "padded-wide"};
+  static const char *const tnames[] = {"auto", "naive", "coalesced", "padded", "padded-tall"};
   static const char *const gnames[] = {"auto", "naive", "coalesced", "tiled", "register", "fast"};
   check_variant_names("transpose", tname, tparse, tnames, 5);
   check_variant_names("gemm", gname, gparse, gnames, 6);
   check_variant_parse_null();
+  check_deprecated_names();
   check_backends();
   harness_for_each_ctx(run, NULL);
   return harness_end();

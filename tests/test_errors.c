@@ -599,7 +599,7 @@ static void run(const harness_dev *dev, void *user) {
   harness_case_end(&c);
   static const duet_transpose_variant variants[] = {DUET_TRANSPOSE_AUTO, DUET_TRANSPOSE_NAIVE,
                                                     DUET_TRANSPOSE_COALESCED, DUET_TRANSPOSE_PADDED,
-                                                    DUET_TRANSPOSE_PADDED_WIDE};
+                                                    DUET_TRANSPOSE_PADDED_TALL};
   for (size_t i = 0; i < COUNT(variants); i++) move_errors(&f, (int)variants[i]);
   move_errors(&f, -1);
   variant_errors(&f);

@@ -49,7 +49,7 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
   harness_expect_status(&c, duet_ctx_tunable(ctx, n, &name, &value), DUET_EINVAL, ctx,
                         "duet_ctx_tunable past the last");
   /* src/tuning.c's refinements of nvidia-sm80 on OpenCL alone: transpose AUTO stays off
-   * padded-wide, and padded keeps band 8 where CUDA's takes 32. */
+   * padded-tall, and padded keeps band 8 where CUDA's takes 32. */
   static const struct {
     const char *name;
     int cuda, opencl;
@@ -68,16 +68,16 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
 
 /* Every kernel once: each transpose variant, the copy, each sgemm variant (and the scale kernel
  * that alpha == 0 takes), on small odd shapes with padded leading dimensions; padded and
- * padded-wide once more on shapes that reach their other paths. */
+ * padded-tall once more on shapes that reach their other paths. */
 static void run_every_kernel(const harness_dev *dev) {
   static const duet_transpose_variant tv[] = {DUET_TRANSPOSE_NAIVE,  DUET_TRANSPOSE_COALESCED,
-                                              DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_WIDE,
+                                              DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_TALL,
                                               DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
   for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) harness_run_move(dev, tv[i], 67, 45, 3, 1);
   /* Whole 64 x 64 tiles of an aligned in (padded's float4 loads where the set has them, beside
-   * edge tiles), and padded-wide's shifted pieces over several of its tall tiles (ld_out 300). */
+   * edge tiles), and padded-tall's shifted pieces over several of its tall tiles (ld_out 300). */
   harness_run_move(dev, DUET_TRANSPOSE_PADDED, 130, 132, 0, 0);
-  harness_run_move(dev, DUET_TRANSPOSE_PADDED_WIDE, 300, 260, 0, 0);
+  harness_run_move(dev, DUET_TRANSPOSE_PADDED_TALL, 300, 260, 0, 0);
   static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE,    DUET_GEMM_COALESCED, DUET_GEMM_TILED,
                                          DUET_GEMM_REGISTER, DUET_GEMM_FAST,      DUET_GEMM_AUTO};
   for (size_t i = 0; i < sizeof gv / sizeof gv[0]; i++) {
@@ -117,9 +117,11 @@ static void check_sets(const harness_dev *dev) {
 }
 
 /* DUET_TUNE: OpenCL compiles the kernels with the overridden values and launches them with the
- * same; CUDA refuses it, its kernels being compiled ahead. */
+ * same; CUDA refuses it, its kernels being compiled ahead. TRANSPOSE_WIDE_ROWS is the name
+ * TRANSPOSE_TALL_ROWS had in duet 0.1.0, still accepted. */
 static void check_overrides(const harness_dev *dev) {
-  static const char spec[] = "GEMM_TILE=8,TRANSPOSE_TILE=16,TRANSPOSE_ROWS=4,GEMM_SIMPLE_Y=2";
+  static const char spec[] =
+      "GEMM_TILE=8,TRANSPOSE_TILE=16,TRANSPOSE_ROWS=4,GEMM_SIMPLE_Y=2,TRANSPOSE_WIDE_ROWS=2";
   duet_ctx *ctx = NULL;
   harness_case c;
   harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=%s", spec);
@@ -136,9 +138,10 @@ static void check_overrides(const harness_dev *dev) {
       if ((!strcmp(name, "GEMM_TILE") && value == 8) ||
           (!strcmp(name, "TRANSPOSE_TILE") && value == 16) ||
           (!strcmp(name, "TRANSPOSE_ROWS") && value == 4) ||
-          (!strcmp(name, "GEMM_SIMPLE_Y") && value == 2))
+          (!strcmp(name, "GEMM_SIMPLE_Y") && value == 2) ||
+          (!strcmp(name, "TRANSPOSE_TALL_ROWS") && value == 2))
         seen++;
-    harness_expect(&c, seen == 4, "%d of the 4 overridden values reported", seen);
+    harness_expect(&c, seen == 5, "%d of the 5 overridden values reported", seen);
   }
   harness_case_end(&c);
   if (st) return;
@@ -280,16 +283,16 @@ static void check_werror(const harness_dev *dev) {
 
 /* DUET_TEST_MAX_BLOCK_THREADS=256 makes the device look small: the kernels of larger blocks
  * (tiled sgemm with its 32 x 32 block, padded with the nvidia-sm80 set's 64 x 8; on OpenCL also
- * padded-wide, which DUET_TUNE gives 32 rows of threads here) are refused with
+ * padded-tall, which DUET_TUNE gives 32 rows of threads here) are refused with
  * DUET_EUNSUPPORTED, the context stays usable, and AUTO falls back to kernels that fit, with
- * correct results. The nvidia-sm80 set makes transpose AUTO want padded-wide for an unaligned
+ * correct results. The nvidia-sm80 set makes transpose AUTO want padded-tall for an unaligned
  * ld_out (its own 32 x 8 block fits on CUDA) and padded for an aligned one; on OpenCL the set's
  * refinement keeps AUTO on padded, so DUET_TUNE puts TRANSPOSE_AUTO_ALIGN back to 32 there. */
 static void check_limits(const harness_dev *dev) {
-  const int big_wide = dev->backend == DUET_BACKEND_OPENCL;
+  const int big_tall = dev->backend == DUET_BACKEND_OPENCL;
   const char *old_tune = getenv("DUET_TUNE");
   char *saved_tune = old_tune ? strdup(old_tune) : NULL;
-  if (big_wide) setenv("DUET_TUNE", "TRANSPOSE_WIDE_ROWS=32,TRANSPOSE_AUTO_ALIGN=32", 1);
+  if (big_tall) setenv("DUET_TUNE", "TRANSPOSE_TALL_ROWS=32,TRANSPOSE_AUTO_ALIGN=32", 1);
   setenv("DUET_TEST_MAX_BLOCK_THREADS", "256", 1);
   duet_ctx *ctx = NULL;
   int st = harness_create_with_env(&ctx, "DUET_TUNING", "nvidia-sm80", dev->backend, dev->device);
@@ -314,10 +317,10 @@ static void check_limits(const harness_dev *dev) {
   if (!st) st = duet_buf_create(ctx, 4096 * sizeof(float), &b);
   if (!st) st = duet_buf_create(ctx, 4096 * sizeof(float), &cc);
   if (harness_expect_status(&c, st, DUET_OK, ctx, "duet_buf_create")) {
-    st = duet_transpose(ctx, DUET_TRANSPOSE_PADDED_WIDE, 8, 8, a, 8, b, 8);
-    harness_expect_status(&c, st, big_wide ? DUET_EUNSUPPORTED : DUET_OK, ctx,
-                          "duet_transpose padded-wide");
-    if (big_wide)
+    st = duet_transpose(ctx, DUET_TRANSPOSE_PADDED_TALL, 8, 8, a, 8, b, 8);
+    harness_expect_status(&c, st, big_tall ? DUET_EUNSUPPORTED : DUET_OK, ctx,
+                          "duet_transpose padded-tall");
+    if (big_tall)
       harness_expect(&c, strstr(duet_ctx_last_error(ctx), "256") != NULL,
                      "last_error does not name the limit: \"%s\"", duet_ctx_last_error(ctx));
     st = duet_transpose(ctx, DUET_TRANSPOSE_PADDED, 8, 8, a, 8, b, 8);
@@ -333,7 +336,7 @@ static void check_limits(const harness_dev *dev) {
   harness_case_end(&c);
   /* AUTO on the small device: correct results from the kernels that fit. */
   harness_dev d = on_ctx(dev, ctx, "256threads");
-  harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 1);  /* ld_out 68: wants padded-wide */
+  harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 1);  /* ld_out 68: wants padded-tall */
   harness_run_move(&d, DUET_TRANSPOSE_AUTO, 67, 45, 3, 29); /* ld_out 96: wants padded */
   harness_run_sgemm(&d, DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_NO_TRANS, 37, 71, 45, 1.5f, 0.5f, 1);
   duet_ctx_destroy(ctx);

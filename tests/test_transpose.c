@@ -7,7 +7,7 @@ typedef struct {
 } shape;
 
 /* {300, 260}: ld_in 260 takes padded's float4 loads, with edge tiles on both sides, and ld_out
- * 300 (not a multiple of 8) shifts padded-wide's pieces over more than one tall tile.
+ * 300 (not a multiple of 8) shifts padded-tall's pieces over more than one tall tile.
  * {70, 2200}: more tile columns than a band of the block order holds at any set's tile and band
  * (32 tiles of 64 or of 32 columns), and a narrower last band. */
 static const shape small[] = {{1, 1},   {1, 1000},  {1000, 1},   {31, 33},   {32, 32},
@@ -20,7 +20,7 @@ static const shape empty[] = {{0, 5}, {5, 0}};
 static const shape large[] = {{8193, 8191}, {1, 1u << 24}, {1u << 24, 1}, {46341, 46341}};
 
 static const duet_transpose_variant ops[] = {DUET_TRANSPOSE_NAIVE,  DUET_TRANSPOSE_COALESCED,
-                                             DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_WIDE,
+                                             DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_TALL,
                                              DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
 #define N_OPS (sizeof ops / sizeof ops[0])
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

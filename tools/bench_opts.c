@@ -75,7 +75,7 @@ static void usage(FILE *f) {
       "                    or 0)\n"
       "      --variant L   comma-separated, or all (default). gemm: naive, coalesced, tiled,\n"
       "                    register, fast, auto, cublas, cublas-tf32, clblast; transpose:\n"
-      "                    naive, coalesced, padded, padded-wide, auto, cublas-geam,\n"
+      "                    naive, coalesced, padded, padded-tall, auto, cublas-geam,\n"
       "                    clblast; copy: copy; vadd: vadd, cublas-saxpy, clblast-saxpy;\n"
       "                    reduce: naive, sequential, shuffle, atomic, auto, cub,\n"
       "                    clblast-sum; stencil: naive-r3, shared-r3, register-r3, auto-r3\n"
