@@ -253,7 +253,9 @@ static int cu_event_record(duet_ctx *ctx, void *ev) {
 static int cu_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   int status = use_device(ctx);
   if (status) return status;
-  cudaError_t err = cudaEventSynchronize((cudaEvent_t)end);
+  /* The events may be on two streams of a family: end's completion says nothing of start's. */
+  cudaError_t err = cudaEventSynchronize((cudaEvent_t)start);
+  if (err == cudaSuccess) err = cudaEventSynchronize((cudaEvent_t)end);
   if (err != cudaSuccess) return cu_fail(ctx, err, "cudaEventSynchronize");
   err = cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end);
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, "cudaEventElapsedTime");

@@ -514,7 +514,9 @@ static int cl_event_record(duet_ctx *ctx, void *ev) {
 static int cl_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   cl_event s = ((cl_marker *)start)->event, e = ((cl_marker *)end)->event;
   cl_ulong t0 = 0, t1 = 0;
-  cl_int err = duet__cl.clWaitForEvents(1, &e);
+  /* The markers may be in two queues of a family: end's completion says nothing of start's. */
+  const cl_event both[2] = {s, e};
+  cl_int err = duet__cl.clWaitForEvents(2, both);
   if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clWaitForEvents");
   err = duet__cl.clGetEventProfilingInfo(s, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL);
   if (err == CL_SUCCESS)

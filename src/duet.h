@@ -433,11 +433,15 @@ DUET_EXTERN int duet_event_record(duet_event *ev);
  */
 DUET_EXTERN int duet_event_wait(duet_ctx *ctx, const duet_event *ev);
 /**
- * The time between two recorded events; waits for `end`.
+ * The time between two recorded events; waits for both.
  * @param start the first event.
- * @param end the second event; both must have been recorded on the same context.
- * @param[out] ms end minus start in milliseconds: negative when end was recorded before start.
- * @return #DUET_OK or a negative #duet_status.
+ * @param end the second event; both must have been recorded on contexts of one family (one
+ *        context, or members made by duet_ctx_create_shared: their queues share the device's
+ *        clock, so events of two queues compare).
+ * @param[out] ms end minus start in milliseconds: negative when end's queue passed its point
+ *        before start's did.
+ * @return #DUET_OK; #DUET_EINVAL for NULL, an event never recorded, or events of contexts of
+ *         different families; or another negative #duet_status.
  */
 DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
 /**

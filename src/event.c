@@ -37,8 +37,13 @@ int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float 
                       DUET_EINVAL, "duet_event_elapsed_ms: %s is NULL", start ? "end" : "start");
   duet_ctx *ctx = start->ctx;
   if (!ms) return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: ms is NULL");
-  if (end->ctx != ctx)
-    return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: events of different contexts");
+  /* A family's queues run on one device, whose clock times both events (CUDA events of one
+   * device compare across streams; OpenCL profiling counters across the queues of one
+   * cl_context); another family's clock may be another device's. */
+  if (!duet__same_family(end->ctx, ctx))
+    return duet__fail(ctx, DUET_EINVAL,
+                      "duet_event_elapsed_ms: start and end belong to contexts of different "
+                      "families");
   if (!start->recorded || !end->recorded)
     return duet__fail(ctx, DUET_EINVAL, "duet_event_elapsed_ms: %s was never recorded",
                       start->recorded ? "end" : "start");

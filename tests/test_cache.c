@@ -9,6 +9,7 @@
  * a temporary root, removed at the end. Runs on the first OpenCL device; without one, exit 77. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -28,6 +30,7 @@ extern char **environ;
 static char root[256];      /* the temporary root */
 static const char *self;    /* this program, to run again as a child */
 static harness_dev the_dev; /* label only: the cases open their own contexts */
+static int child;           /* this process is a child of case_two_processes */
 
 /* What one run printed under DUET_VERBOSE=1, counted for the copy kernel. */
 typedef struct {
@@ -49,14 +52,22 @@ static int copy_once(harness_case *c, duet_ctx **keep) {
   float host[ROWS * COLS], got[ROWS * COLS];
   for (int i = 0; i < ROWS * COLS; i++) host[i] = 1.5f * (float)i - 7.0f;
   int st = duet_ctx_create(&ctx, DUET_BACKEND_OPENCL, the_dev.device);
+  if (!st && child) { /* the parent checks that its children open its device */
+    duet_device_info info;
+    if (duet_ctx_info(ctx, &info) == DUET_OK)
+      fprintf(stderr, "test_cache child: opened %s\n", info.name);
+  }
   if (!st) st = duet_buf_create(ctx, sizeof host, &in);
   if (!st) st = duet_buf_create(ctx, sizeof host, &out);
   if (!st) st = duet_buf_write(in, 0, host, sizeof host);
   if (!st) st = duet_copy(ctx, ROWS, COLS, in, COLS, out, COLS);
   if (!st) st = duet_buf_read(out, 0, got, sizeof got);
   if (c) harness_expect_status(c, st, DUET_OK, ctx, "copy");
+  if (st && child)
+    fprintf(stderr, "test_cache child: %s: %s\n", duet_status_name(st), duet_ctx_last_error(ctx));
   if (!st && memcmp(host, got, sizeof got) != 0) {
     if (c) harness_case_fail(c, "the copy differs from its input");
+    if (child) fprintf(stderr, "test_cache child: the copy differs from its input\n");
     st = DUET_EBACKEND;
   }
   duet_buf_destroy(in);
@@ -307,27 +318,84 @@ static void case_off_and_default(void) {
   harness_case_end(&c);
 }
 
-/* Two processes building into one empty directory at once: both right, the entry whole. */
+/* Reads up to n - 1 bytes of path into buf (empty when it cannot). */
+static void slurp(const char *path, char *buf, size_t n) {
+  const int fd = open(path, O_RDONLY);
+  const ssize_t got = fd >= 0 ? read(fd, buf, n - 1) : 0;
+  if (fd >= 0) close(fd);
+  buf[got > 0 ? got : 0] = '\0';
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* How a child ended, in words. */
+static void ended(int status, char *why, size_t n) {
+  if (WIFEXITED(status))
+    snprintf(why, n, "exit status %d", WEXITSTATUS(status));
+  else if (WIFSIGNALED(status))
+    snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  else
+    snprintf(why, n, "wait status %#x", status);
+}
+
+/* Two processes building into one empty directory at once: both right, on this device, the
+ * entry whole. Each child runs under DUET_VERBOSE=1 with its stdout and stderr in a file of its
+ * own, printed whole when the child fails: its status, the library's last error and notes. */
 static void case_two_processes(void) {
   harness_case c;
   harness_case_begin(&c, &the_dev, "cache: two processes fill one empty directory at once");
-  char dir[300], dev[16];
+  char dir[300], dev[16], log[2][320], name[sizeof((duet_device_info *)0)->name] = "";
   notes n;
+  duet_ctx *mine = NULL;
+  duet_device_info info;
+  if (duet_ctx_create(&mine, DUET_BACKEND_OPENCL, the_dev.device) == DUET_OK &&
+      duet_ctx_info(mine, &info) == DUET_OK)
+    snprintf(name, sizeof name, "%s", info.name);
+  duet_ctx_destroy(mine); /* the children start with no context open here */
   use_dir("procs", dir);
   snprintf(dev, sizeof dev, "%d", the_dev.device);
   char *argv[] = {(char *)self, "--child", dev, NULL};
   pid_t pid[2];
+  double t0[2];
   int spawned = 0;
+  setenv("DUET_VERBOSE", "1", 1);
+  fflush(stdout);
+  fflush(stderr);
   for (int i = 0; i < 2; i++) {
-    const int err = posix_spawn(&pid[i], self, NULL, NULL, argv, environ);
-    if (!harness_expect(&c, err == 0, "posix_spawn: %s", strerror(err))) break;
+    snprintf(log[i], sizeof log[i], "%s/child-%d.txt", root, i);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 2, log[i], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 2, 1);
+    t0[i] = now_ms();
+    const int err = posix_spawn(&pid[i], self, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (!harness_expect(&c, err == 0, "posix_spawn %s: %s", self, strerror(err))) break;
     spawned++;
   }
+  unsetenv("DUET_VERBOSE");
   for (int i = 0; i < spawned; i++) {
     int status = 0;
-    waitpid(pid[i], &status, 0);
-    harness_expect(&c, WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                   "child %d: its copy failed (status %d)", i, status);
+    const pid_t got = waitpid(pid[i], &status, 0);
+    const double ms = now_ms() - t0[i];
+    char why[96], text[4096];
+    ended(status, why, sizeof why);
+    slurp(log[i], text, sizeof text);
+    if (!harness_expect(&c, got == pid[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                        "child %d (%s --child %s): %s after %.0f ms%s; its output:\n%s", i, self,
+                        dev, got == pid[i] ? why : strerror(errno), ms,
+                        got == pid[i] ? "" : " (waitpid failed)", text))
+      continue;
+    /* The child names the device it opened: the parent's, or the test proves nothing. */
+    char want[sizeof name + 32];
+    snprintf(want, sizeof want, "test_cache child: opened %s\n", name);
+    harness_expect(&c, *name && strstr(text, want) != NULL,
+                   "child %d did not open this process's device (%s); its output:\n%s", i, name,
+                   text);
   }
   int tmps;
   harness_expect(&c, entries(dir, NULL, &tmps) == 1 && tmps == 0,
@@ -423,6 +491,7 @@ static void case_include(void) {
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0) {
     the_dev.device = atoi(argv[2]);
+    child = 1;
     return copy_once(NULL, NULL) ? 1 : 0;
   }
   harness_init("test_cache");

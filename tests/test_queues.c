@@ -5,6 +5,7 @@
  * one member work on all; each member's scratch arena is its own; and a family destroyed in
  * every order of its members, buffers and events runs clean (ASan and LSan in CI). Bad
  * arguments of these calls are test_errors' cases; two threads on one family, test_threads'. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,63 @@ static void grandchild(const harness_dev *dev) {
   harness_case_end(&c);
 }
 
+/* Events of two members of a family compare on the device's clock: start on the root, then on
+ * the member (after waiting for start) mid and, after a copy, end; the times must run in that
+ * order, backwards when asked backwards. An event of another family is refused, the context
+ * still usable. */
+static void elapsed_across(const harness_dev *dev, duet_ctx *member) {
+  enum { N = 1 << 20 };
+  harness_case c;
+  harness_case_begin(&c, dev, "duet_event_elapsed_ms between the root's and a member's events");
+  duet_event *start = NULL, *mid = NULL, *end = NULL, *stranger = NULL;
+  duet_ctx *other = NULL;
+  duet_buf *a = NULL, *b = NULL;
+  float to_mid = -1, to_end = -1, back = 1;
+  int st = duet_event_create(dev->ctx, &start);
+  if (!st) st = duet_event_create(member, &mid);
+  if (!st) st = duet_event_create(member, &end);
+  if (!st) st = duet_buf_create(dev->ctx, N * sizeof(float), &a);
+  if (!st) st = duet_buf_create(member, N * sizeof(float), &b);
+  if (!harness_expect_status(&c, st, DUET_OK, member, "setup")) goto done;
+  st = duet_event_record(start);
+  if (!st) st = duet_event_wait(member, start);
+  if (!st) st = duet_event_record(mid);
+  if (!st) st = duet_buf_copy(b, a, N * sizeof(float)); /* on b's context, the member */
+  if (!st) st = duet_event_record(end);
+  if (!harness_expect_status(&c, st, DUET_OK, member, "record, wait, record, copy, record"))
+    goto done;
+  st = duet_event_elapsed_ms(start, mid, &to_mid);
+  if (!st) st = duet_event_elapsed_ms(start, end, &to_end);
+  if (!st) st = duet_event_elapsed_ms(end, start, &back);
+  if (harness_expect_status(&c, st, DUET_OK, dev->ctx, "duet_event_elapsed_ms across members"))
+    harness_expect(&c, to_mid >= 0 && to_end >= to_mid && back <= 0 && isfinite(to_end),
+                   "start to mid %g ms, start to end %g ms, end to start %g ms: not in order",
+                   to_mid, to_end, back);
+  /* Another root on the same device: a family of its own. */
+  st = duet_ctx_create(&other, dev->backend, dev->device);
+  if (!st) st = duet_event_create(other, &stranger);
+  if (!st) st = duet_event_record(stranger);
+  if (!harness_expect_status(&c, st, DUET_OK, other, "a second family's event")) goto done;
+  float ms = 42;
+  st = duet_event_elapsed_ms(start, stranger, &ms);
+  harness_expect_status(&c, st, DUET_EINVAL, dev->ctx, "elapsed to another family's event");
+  harness_expect(&c, strstr(duet_ctx_last_error(dev->ctx), "different families") != NULL,
+                 "the refusal does not say why: %s", duet_ctx_last_error(dev->ctx));
+  harness_expect(&c, ms == 42, "the refused call wrote ms");
+  st = duet_event_elapsed_ms(stranger, start, &ms);
+  harness_expect_status(&c, st, DUET_EINVAL, other, "elapsed from another family's event");
+  harness_expect_status(&c, duet_finish(dev->ctx), DUET_OK, dev->ctx, "finish after the refusals");
+done:
+  duet_event_destroy(start);
+  duet_event_destroy(mid);
+  duet_event_destroy(end);
+  duet_event_destroy(stranger);
+  duet_buf_destroy(a);
+  duet_buf_destroy(b);
+  duet_ctx_destroy(other);
+  harness_case_end(&c);
+}
+
 /* A program built on the root takes buffers of a member, as every routine does. */
 static void program_on_member_buffers(const harness_dev *dev, duet_ctx *member) {
   static const char source[] =
@@ -365,6 +423,7 @@ static void run(const harness_dev *dev, void *user) {
   pipeline(dev, dev->ctx, m1, m2, "root, member, member");
   pipeline(dev, m2, m2, m2, "one member alone");
   arenas(dev, dev->ctx, m1);
+  elapsed_across(dev, m1);
   program_on_member_buffers(dev, m1);
   grandchild(dev);
   destroy_orders(dev);

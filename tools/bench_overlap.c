@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* `duet-bench overlap`: copies overlapped with kernels, the course's stream lesson. The data is
- * cut into chunks; each chunk is copied in, transposed (duet_transpose AUTO) and copied out,
- * three ways: from pageable memory on one queue, from pinned memory on one queue, and from
- * pinned memory with the chunks dealt round-robin to the queues of a family
- * (duet_ctx_create_shared), where one chunk's copies run beside another's kernel. Each stage is
- * also timed alone on one queue (pinned), and their sum and maximum are the serial time and the
- * bound that overlap approaches (copies in and out run on separate engines on GPUs that have
- * them). Times are the host clock from the first enqueue to the end of the last queue's work,
- * the median of the runs; every way's output is checked against the CPU's transpose once
- * (DUET_BENCH_TEST_WRONG_SIZE=1 transposes a column short, to see that check fail). */
+ * cut into chunks; each chunk is copied in, transposed (duet_transpose AUTO) and copied out:
+ * from pageable memory on one queue, from pinned memory on one queue, and from pinned memory on
+ * the queues of a family (duet_ctx_create_shared) laid out two ways. "Dealt" gives each chunk's
+ * three stages to one queue, round-robin; "a queue per stage" puts every copy in on one queue,
+ * every kernel on a second and every copy out on a third, ordered by duet_event_wait. The two
+ * differ where a copy engine shares its time between the queues that have a copy of its
+ * direction ready (then dealt queues march in step: all copy in, then all copy out) rather than
+ * running them in turn; one queue per direction never has two.
+ *
+ * Each stage is also timed alone on one queue (pinned), and copies in and out at once on two
+ * queues: both directions share the host link, so that time, not the slower direction alone,
+ * is what overlapped chunks can approach. Times are the host clock from the first enqueue to the
+ * end of the last queue's work, the median of the runs; every whole way's output is checked
+ * against the CPU's transpose once (DUET_BENCH_TEST_WRONG_SIZE=1 transposes a column short, to
+ * see that check fail). After the table, one more run of the two-queue and family ways is
+ * timed with device events after every stage (duet_event_elapsed_ms across the family), which
+ * says when each chunk's copy in, kernel and copy out ended: where the queues wait on each other.
+ */
 #include "config.h"
 
 #include <stdio.h>
@@ -20,10 +29,28 @@
 #include "bench_format.h"
 #include "bench_util.h"
 
-enum { WAY_IN, WAY_KERNEL, WAY_OUT, WAY_PAGEABLE, WAY_PINNED, WAY_QUEUES, N_WAYS };
-static const char *const way_names[N_WAYS] = {
-    "copies in alone (pinned)", "kernels alone",     "copies out alone (pinned)",
-    "pageable, one queue",      "pinned, one queue", "pinned, queues of a family"};
+enum {
+  WAY_IN,
+  WAY_KERNEL,
+  WAY_OUT,
+  WAY_DUPLEX,
+  WAY_PAGEABLE,
+  WAY_PINNED,
+  WAY_DEALT,
+  WAY_STAGES,
+  N_WAYS
+};
+static const char *const way_names[N_WAYS] = {"copies in alone (pinned)",
+                                              "kernels alone",
+                                              "copies out alone (pinned)",
+                                              "copies in and out at once",
+                                              "pageable, one queue",
+                                              "pinned, one queue",
+                                              "pinned, chunks dealt to queues",
+                                              "pinned, a queue per stage"};
+
+enum { ST_IN, ST_KERNEL, ST_OUT, N_STAGES };
+#define CHUNKS BENCH_OVERLAP_CHUNKS
 
 typedef struct {
   const bench_opts *o;
@@ -31,7 +58,10 @@ typedef struct {
   duet_ctx *q[BENCH_OVERLAP_QUEUES]; /* q[0] is the device's context, the rest its family */
   size_t rows, cols, chunk;          /* a chunk is rows x cols floats */
   float *pin_in, *pin_out, *page_in, *page_out;
-  duet_buf *in[BENCH_OVERLAP_CHUNKS], *out[BENCH_OVERLAP_CHUNKS];
+  duet_buf *in[CHUNKS], *out[CHUNKS];
+  /* After each stage of each chunk, per way: the queue-per-stage way orders its queues with
+   * them, and the timeline run reads them all. Made on first use, on the stage's queue. */
+  duet_event *ev[N_WAYS][N_STAGES][CHUNKS], *start;
   char err[512];
 } overlap;
 
@@ -41,32 +71,83 @@ static int failed(overlap *v, int st, const char *call, duet_ctx *ctx) {
   return st;
 }
 
-/* One run of a way: every chunk's stages enqueued on its queue, then every queue drained. */
-static int run_way(overlap *v, int way, double *ms) {
-  const int queues = way == WAY_QUEUES ? BENCH_OVERLAP_QUEUES : 1;
-  const int pageable = way == WAY_PAGEABLE;
-  float *src = pageable ? v->page_in : v->pin_in, *dst = pageable ? v->page_out : v->pin_out;
-  const size_t bytes = v->chunk * sizeof(float);
-  int st;
-  for (int i = 0; i < queues; i++)
-    if ((st = duet_finish(v->q[i]))) return failed(v, st, "duet_finish", v->q[i]);
-  const double t0 = bench_now_ms();
-  for (int c = 0; c < BENCH_OVERLAP_CHUNKS; c++) {
-    duet_ctx *q = v->q[c % queues];
-    const size_t at = (size_t)c * v->chunk;
-    if (way != WAY_KERNEL && way != WAY_OUT &&
-        (st = duet_buf_write_async(q, v->in[c], 0, src + at, bytes)))
-      return failed(v, st, "duet_buf_write_async", q);
-    if (way != WAY_IN && way != WAY_OUT &&
-        (st = duet_transpose(q, DUET_TRANSPOSE_AUTO, v->rows, v->cols - (size_t)v->o->wrong_size,
-                             v->in[c], v->cols, v->out[c], v->rows)))
-      return failed(v, st, "duet_transpose", q);
-    if (way != WAY_IN && way != WAY_KERNEL &&
-        (st = duet_buf_read_async(q, v->out[c], 0, dst + at, bytes)))
-      return failed(v, st, "duet_buf_read_async", q);
+/* The queue that runs stage s of chunk c in a way. */
+static duet_ctx *queue_of(const overlap *v, int way, int s, int c) {
+  switch (way) {
+    case WAY_DUPLEX: return v->q[s == ST_OUT];
+    case WAY_DEALT: return v->q[c % BENCH_OVERLAP_QUEUES];
+    case WAY_STAGES: return v->q[s];
+    default: return v->q[0];
   }
-  for (int i = 0; i < queues; i++)
-    if ((st = duet_finish(v->q[i]))) return failed(v, st, "duet_finish", v->q[i]);
+}
+
+static int stage_runs(int way, int s) {
+  switch (way) {
+    case WAY_IN: return s == ST_IN;
+    case WAY_KERNEL: return s == ST_KERNEL;
+    case WAY_OUT: return s == ST_OUT;
+    case WAY_DUPLEX: return s != ST_KERNEL;
+    default: return 1;
+  }
+}
+
+/* Records the event after stage s of chunk c, made on the stage's queue on first use. */
+static int mark(overlap *v, int way, int s, int c) {
+  duet_ctx *q = queue_of(v, way, s, c);
+  duet_event **e = &v->ev[way][s][c];
+  int st = *e ? DUET_OK : duet_event_create(q, e);
+  if (!st) st = duet_event_record(*e);
+  return st ? failed(v, st, "duet_event_record", q) : DUET_OK;
+}
+
+/* One stage of one chunk, enqueued on its queue; in the queue-per-stage way it first waits for
+ * the chunk's stage before it, and (as on every stage of a timeline run) marks its end. */
+static int stage(overlap *v, int way, int s, int c, int timeline) {
+  duet_ctx *q = queue_of(v, way, s, c);
+  const int pageable = way == WAY_PAGEABLE;
+  const size_t at = (size_t)c * v->chunk, bytes = v->chunk * sizeof(float);
+  int st;
+  if (way == WAY_STAGES && s > ST_IN && (st = duet_event_wait(q, v->ev[way][s - 1][c])))
+    return failed(v, st, "duet_event_wait", q);
+  if (s == ST_IN &&
+      (st = duet_buf_write_async(q, v->in[c], 0, (pageable ? v->page_in : v->pin_in) + at, bytes)))
+    return failed(v, st, "duet_buf_write_async", q);
+  if (s == ST_KERNEL &&
+      (st = duet_transpose(q, DUET_TRANSPOSE_AUTO, v->rows, v->cols - (size_t)v->o->wrong_size,
+                           v->in[c], v->cols, v->out[c], v->rows)))
+    return failed(v, st, "duet_transpose", q);
+  if (s == ST_OUT && (st = duet_buf_read_async(q, v->out[c], 0,
+                                               (pageable ? v->page_out : v->pin_out) + at, bytes)))
+    return failed(v, st, "duet_buf_read_async", q);
+  return (way == WAY_STAGES && s < ST_OUT) || timeline ? mark(v, way, s, c) : DUET_OK;
+}
+
+static int finish_all(overlap *v) {
+  for (int i = 0; i < BENCH_OVERLAP_QUEUES; i++) {
+    int st = duet_finish(v->q[i]);
+    if (st) return failed(v, st, "duet_finish", v->q[i]);
+  }
+  return DUET_OK;
+}
+
+/* One run of a way: every chunk's stages enqueued, chunk by chunk, then every queue drained. A
+ * timeline run first records a start that every queue waits for. */
+static int run_way(overlap *v, int way, double *ms, int timeline) {
+  int st = finish_all(v);
+  if (st) return st;
+  const double t0 = bench_now_ms();
+  if (timeline) {
+    if (!v->start && (st = duet_event_create(v->q[0], &v->start)))
+      return failed(v, st, "duet_event_create", v->q[0]);
+    if ((st = duet_event_record(v->start))) return failed(v, st, "duet_event_record", v->q[0]);
+    for (int i = 1; i < BENCH_OVERLAP_QUEUES; i++)
+      if ((st = duet_event_wait(v->q[i], v->start)))
+        return failed(v, st, "duet_event_wait", v->q[i]);
+  }
+  for (int c = 0; c < CHUNKS; c++)
+    for (int s = 0; s < N_STAGES; s++)
+      if (stage_runs(way, s) && (st = stage(v, way, s, c, timeline))) return st;
+  if ((st = finish_all(v))) return st;
   *ms = bench_now_ms() - t0;
   return DUET_OK;
 }
@@ -75,7 +156,7 @@ static int run_way(overlap *v, int way, double *ms) {
 static bench_verdict check(const overlap *v, int way) {
   const float *in = way == WAY_PAGEABLE ? v->page_in : v->pin_in;
   const float *out = way == WAY_PAGEABLE ? v->page_out : v->pin_out;
-  for (int c = 0; c < BENCH_OVERLAP_CHUNKS; c++)
+  for (int c = 0; c < CHUNKS; c++)
     for (size_t y = 0; y < v->rows; y++)
       for (size_t x = 0; x < v->cols; x++) {
         const size_t at = (size_t)c * v->chunk;
@@ -86,7 +167,7 @@ static bench_verdict check(const overlap *v, int way) {
 
 static int setup(overlap *v) {
   duet_ctx *ctx = v->dev->ctx;
-  const size_t total = v->chunk * BENCH_OVERLAP_CHUNKS, bytes = total * sizeof(float);
+  const size_t total = v->chunk * CHUNKS, bytes = total * sizeof(float);
   int st = DUET_OK;
   v->q[0] = ctx;
   for (int i = 1; i < BENCH_OVERLAP_QUEUES && !st; i++)
@@ -100,7 +181,7 @@ static int setup(overlap *v) {
   uint64_t seed = v->o->seed;
   for (size_t i = 0; i < total; i++)
     v->pin_in[i] = v->page_in[i] = (float)(bench_splitmix(&seed) >> 40) * 0x1p-24f;
-  for (int c = 0; c < BENCH_OVERLAP_CHUNKS; c++)
+  for (int c = 0; c < CHUNKS; c++)
     if ((st = duet_buf_create(v->q[c % BENCH_OVERLAP_QUEUES], v->chunk * sizeof(float),
                               &v->in[c])) ||
         (st = duet_buf_create(ctx, v->chunk * sizeof(float), &v->out[c])))
@@ -109,7 +190,11 @@ static int setup(overlap *v) {
 }
 
 static void teardown(overlap *v) {
-  for (int c = 0; c < BENCH_OVERLAP_CHUNKS; c++) {
+  for (int w = 0; w < N_WAYS; w++)
+    for (int s = 0; s < N_STAGES; s++)
+      for (int c = 0; c < CHUNKS; c++) duet_event_destroy(v->ev[w][s][c]);
+  duet_event_destroy(v->start);
+  for (int c = 0; c < CHUNKS; c++) {
     duet_buf_destroy(v->in[c]);
     duet_buf_destroy(v->out[c]);
   }
@@ -120,15 +205,20 @@ static void teardown(overlap *v) {
   for (int i = 1; i < BENCH_OVERLAP_QUEUES; i++) duet_ctx_destroy(v->q[i]);
 }
 
-/* The slowest stage alone: what overlapping the stages approaches. */
+static double max2(double a, double b) { return a > b ? a : b; }
+
+/* The slowest stage alone: what overlapping the stages would approach if the two directions
+ * did not share the host link. */
 static double bound_of(const double *med) {
-  double b = med[WAY_IN] > med[WAY_OUT] ? med[WAY_IN] : med[WAY_OUT];
-  return med[WAY_KERNEL] > b ? med[WAY_KERNEL] : b;
+  return max2(max2(med[WAY_IN], med[WAY_OUT]), med[WAY_KERNEL]);
 }
+
+/* Copies in and out at once, or the kernels if slower: what overlap can approach. */
+static double link_bound_of(const double *med) { return max2(med[WAY_DUPLEX], med[WAY_KERNEL]); }
 
 /* Bytes a way moves: over the bus one way or both, or (kernels) read and written on the device. */
 static double bytes_of(const overlap *v, int way) {
-  const double one = (double)(v->chunk * BENCH_OVERLAP_CHUNKS) * sizeof(float);
+  const double one = (double)(v->chunk * CHUNKS) * sizeof(float);
   return way == WAY_IN || way == WAY_OUT ? one : 2 * one;
 }
 
@@ -142,18 +232,46 @@ static void row(const overlap *v, int way, double ms, double vs, const char *ver
   printf(" %10.1f  %-8s %s\n", bytes_of(v, way) / ms * 1e-6, verdict, note);
 }
 
+/* One more run of a way, with an event after every stage: when each chunk's stages ended, in ms
+ * from a start every queue waited for, one line per stage. */
+static void timeline(overlap *v, int way) {
+  double ms = 0;
+  printf(
+      "%-9s timeline of one run of \"%s\" (ms from its start to the end of each chunk's "
+      "stage):\n",
+      "", way_names[way]);
+  int st = run_way(v, way, &ms, 1);
+  static const char *const stage_names[N_STAGES] = {"in", "kernel", "out"};
+  for (int s = 0; s < N_STAGES && !st; s++) {
+    if (!stage_runs(way, s)) continue;
+    printf("%-9s   %-6s", "", stage_names[s]);
+    for (int c = 0; c < CHUNKS && !st; c++) {
+      float t = 0;
+      if ((st = duet_event_elapsed_ms(v->start, v->ev[way][s][c], &t)))
+        failed(v, st, "duet_event_elapsed_ms", v->q[0]);
+      else
+        printf(" %6.2f", t);
+    }
+    printf("\n");
+  }
+  if (st)
+    printf("%-9s   cannot time it: %s\n", "", v->err);
+  else
+    printf("%-9s   (host clock of that run: %.3f ms)\n", "", ms);
+}
+
 /* Each way verified once, warmed up, then timed: the median of --reps runs. */
 static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
   overlap v;
   memset(&v, 0, sizeof v);
   v.o = o;
   v.dev = dev;
-  v.rows = n / BENCH_OVERLAP_CHUNKS ? n / BENCH_OVERLAP_CHUNKS : 1;
+  v.rows = n / CHUNKS ? n / CHUNKS : 1;
   v.cols = n;
   v.chunk = v.rows * v.cols;
-  printf("%s:%d  %s: %d chunks of %zu x %zu floats (%.1f MiB in, as much out)\n",
-         duet_backend_name(dev->backend), dev->device, dev->info.name, BENCH_OVERLAP_CHUNKS, v.rows,
-         v.cols, (double)(v.chunk * BENCH_OVERLAP_CHUNKS) * 4 / (1 << 20));
+  printf("%s:%d  %s: %d chunks of %zu x %zu floats (%.1f MiB in, as much out), %d queues\n",
+         duet_backend_name(dev->backend), dev->device, dev->info.name, CHUNKS, v.rows, v.cols,
+         (double)(v.chunk * CHUNKS) * 4 / (1 << 20), BENCH_OVERLAP_QUEUES);
   int bad = 0;
   double med[N_WAYS] = {0};
   if (setup(&v)) {
@@ -168,14 +286,13 @@ static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
     const int whole = w >= WAY_PAGEABLE;
     double ms = 0, lo, hi;
     if (whole) /* NaN where nothing arrives */
-      memset(w == WAY_PAGEABLE ? v.page_out : v.pin_out, 0xff,
-             v.chunk * sizeof(float) * BENCH_OVERLAP_CHUNKS);
-    int st = run_way(&v, w, &ms);
+      memset(w == WAY_PAGEABLE ? v.page_out : v.pin_out, 0xff, v.chunk * sizeof(float) * CHUNKS);
+    int st = run_way(&v, w, &ms, 0);
     bench_verdict verdict = st                     ? BENCH_V_ERROR
                             : !whole || !o->verify ? BENCH_V_SKIPPED
                                                    : check(&v, w);
-    for (int i = 0; i < o->warmup && !st && verdict != BENCH_V_NO; i++) st = run_way(&v, w, &ms);
-    for (int i = 0; i < reps && !st && verdict != BENCH_V_NO; i++) st = run_way(&v, w, &t[i]);
+    for (int i = 0; i < o->warmup && !st && verdict != BENCH_V_NO; i++) st = run_way(&v, w, &ms, 0);
+    for (int i = 0; i < reps && !st && verdict != BENCH_V_NO; i++) st = run_way(&v, w, &t[i], 0);
     bench_progress_done();
     if (st || verdict == BENCH_V_NO) {
       printf("%-9s %-30s %10s %10s %10s  %-8s %s\n", "", way_names[w], "-", "", "",
@@ -186,18 +303,22 @@ static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
     }
     bench_stats(t, reps, &med[w], &lo, &hi);
     const double vs = w > WAY_PAGEABLE && med[WAY_PAGEABLE] > 0 ? med[WAY_PAGEABLE] / med[w] : 0;
-    char note[128] = "";
-    if (w == WAY_QUEUES && med[WAY_IN] > 0 && med[WAY_KERNEL] > 0 && med[WAY_OUT] > 0)
-      snprintf(note, sizeof note, "%d queues: %.2f of the bound; %.2fx pinned, one queue",
-               BENCH_OVERLAP_QUEUES, bound_of(med) / med[w],
+    char note[160] = "";
+    if (w >= WAY_DEALT && med[WAY_IN] > 0 && med[WAY_KERNEL] > 0 && med[WAY_OUT] > 0 &&
+        med[WAY_DUPLEX] > 0)
+      snprintf(note, sizeof note, "%.2f of the bound, %.2f of the link's; %.2fx pinned, one queue",
+               bound_of(med) / med[w], link_bound_of(med) / med[w],
                med[WAY_PINNED] > 0 ? med[WAY_PINNED] / med[w] : 0.0);
     row(&v, w, med[w], vs, whole ? bench_verdict_name(verdict) : "-", note);
-    if (w == WAY_OUT)
-      printf("%-9s %-30s %10.3f\n%-9s %-30s %10.3f\n", "", "serial: in + kernels + out",
-             med[WAY_IN] + med[WAY_KERNEL] + med[WAY_OUT], "", "bound: max(in, kernels, out)",
-             bound_of(med));
+    if (w == WAY_DUPLEX)
+      printf("%-9s %-30s %10.3f\n%-9s %-30s %10.3f\n%-9s %-30s %10.3f\n", "",
+             "serial: in + kernels + out", med[WAY_IN] + med[WAY_KERNEL] + med[WAY_OUT], "",
+             "bound: max(in, kernels, out)", bound_of(med), "", "link: max(in & out, kernels)",
+             link_bound_of(med));
   }
   free(t);
+  static const int traced[] = {WAY_DUPLEX, WAY_DEALT, WAY_STAGES};
+  for (size_t i = 0; i < sizeof traced / sizeof traced[0] && !bad; i++) timeline(&v, traced[i]);
   teardown(&v);
   return bad;
 }
@@ -218,8 +339,10 @@ int bench_overlap(const bench_opts *o, bench_dev *devs, int ndev) {
   }
   printf(
       "\nspeedup: against pageable, one queue. GB/s: bytes copied in and out over the time. "
-      "The bound is\n  the slowest stage alone: with copies in, kernels and copies out on "
-      "engines of their own,\n  overlapped chunks approach it.\n");
+      "The bound is\n  the slowest stage alone; the link's bound puts copies in and out at once "
+      "in its place,\n  since both directions share the host link. Dealt: each chunk's stages "
+      "on one queue,\n  round-robin; a queue per stage: copies in, kernels and copies out each "
+      "on a queue of\n  their own, ordered by events.\n");
   if (bad) fprintf(stderr, "duet-bench: some ways failed or could not run (see above)\n");
   return bad;
 }
