@@ -293,22 +293,28 @@ count_is "launch: the baseline and duet_launch are still verified and timed" 2 \
 run overlap overlap $sel -n 64 --reps 2 --warmup 1
 [ "$rc" -eq 0 ] || show overlap
 count_is "overlap -n 64 exits 0" 0 "$rc"
-count_is "overlap: the three ways are verified and timed" 3 \
-  "$(grep -Ec '^ +(pageable, one queue|pinned, one queue|pinned, queues of a family) +[0-9.]+ .* yes ' \
+count_is "overlap: the four whole ways are verified and timed" 4 \
+  "$(grep -Ec '^ +(pageable, one queue|pinned, one queue|pinned, chunks dealt to queues|pinned, a queue per stage) +[0-9.]+ .* yes ' \
     "$tmp/overlap.out")"
-count_is "overlap: each stage alone, timed" 3 \
-  "$(grep -Ec '^ +(copies in alone \(pinned\)|kernels alone|copies out alone \(pinned\)) +[0-9.]+ ' \
+count_is "overlap: each stage alone, and copies in and out at once, timed" 4 \
+  "$(grep -Ec '^ +(copies in alone \(pinned\)|kernels alone|copies out alone \(pinned\)|copies in and out at once) +[0-9.]+ ' \
     "$tmp/overlap.out")"
-expect "overlap: the bound and the family's share of it" sh -c \
+expect "overlap: both bounds" sh -c \
   "grep -Eq '^ +bound: max\(in, kernels, out\) +[0-9.]+$' '$tmp/overlap.out' &&
-   grep -Eq '3 queues: [0-9.]+ of the bound' '$tmp/overlap.out'"
+   grep -Eq '^ +link: max\(in & out, kernels\) +[0-9.]+$' '$tmp/overlap.out'"
+count_is "overlap: each family way's share of both bounds" 2 \
+  "$(grep -Ec '[0-9.]+ of the bound, [0-9.]+ of the link' "$tmp/overlap.out")"
+count_is "overlap: three timelines" 3 "$(grep -c '^ *timeline of one run of ' "$tmp/overlap.out")"
+count_is "overlap: every timeline row (2 + 3 + 3) has a time for each of the 16 chunks" 8 \
+  "$(grep -Ec '^ +(in|kernel|out)( +-?[0-9]+\.[0-9]{2}){16}$' "$tmp/overlap.out")"
+count_is "overlap: no timeline failed" 0 "$(grep -c 'cannot time it' "$tmp/overlap.out")"
 DUET_BENCH_TEST_WRONG_SIZE=1
 export DUET_BENCH_TEST_WRONG_SIZE
 # shellcheck disable=SC2086
 run overlap_wrong overlap $sel -n 64 --reps 2 --warmup 0
 unset DUET_BENCH_TEST_WRONG_SIZE
 count_is "overlap with a wrong result: exit status 1" 1 "$rc"
-count_is "overlap: the three ways say verified no, untimed" 3 "$(grep -Ec ' +- +no ' "$tmp/overlap_wrong.out")"
+count_is "overlap: the four whole ways say verified no, untimed" 4 "$(grep -Ec ' +- +no ' "$tmp/overlap_wrong.out")"
 
 # ---- kernels: what the compiler made of each kernel ----------------------------------------------
 # Built with --enable-bench-internals only (DUET_BENCH_INTERNALS=1 from tests/bench.mk); without
