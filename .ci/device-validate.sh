@@ -6,7 +6,9 @@
 # usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune coldstart
 # (default: all), and regress: tests/test_regress on every platform (CUDA, NVIDIA OpenCL, PoCL),
 # issue 23's cases, on its own (check runs it on CUDA and NVIDIA's OpenCL among the rest); and
-# program: test_program on CUDA (CUBIN and PTX paths, memcheck) and NVIDIA's OpenCL
+# program: test_program on CUDA (CUBIN and PTX paths, memcheck) and NVIDIA's OpenCL; overlap:
+# duet-bench overlap alone, with its timelines; cache: test_cache alone on NVIDIA's OpenCL; sweep:
+# tools/duet-sweep's kernel variants on both backends, and the SASS of every kernel it built
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -170,5 +172,83 @@ if has coldstart; then
     -n ${COLDSTART_N:-1024} 2>&1 | tee "$logs/coldstart-opencl.txt"
   CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 tools/duet-coldstart -b cuda -n ${COLDSTART_N:-1024} 2>&1 |
     tee "$logs/coldstart-cuda.txt"
+fi
+# overlap: copies and kernels over a family's queues (issue 19 item 1), both backends: each way's
+# median, both bounds (the slower direction alone; copies in and out at once), and the timeline
+# of one run of each family layout from device events.
+if has overlap; then
+  echo "=== overlap"
+  for n in ${OVERLAP_SIZES:-8192}; do
+    DUET_OPENCL_PLATFORM=NVIDIA tools/duet-bench overlap --backend all -n $n --reps 7 2>&1 |
+      tee "$logs/overlap-$n.txt"
+  done
+fi
+
+# cache: test_cache alone on NVIDIA's OpenCL (issue 20: its two-process case failed inside make
+# check there); a failing child's exit, time, device and stderr are in the log.
+if has cache; then
+  echo "=== test_cache on NVIDIA OpenCL"
+  CUDA_CACHE_DISABLE=1 DUET_OPENCL_WERROR=1 DUET_OPENCL_PLATFORM=NVIDIA tests/test_cache \
+    >"$logs/cache.log" 2>&1
+  echo "test_cache rc=$?"
+  grep -E -A12 '^FAIL' "$logs/cache.log" | cut -c1-240 | head -60
+  grep -h '^harness' "$logs/cache.log"
+fi
+
+# sweep: variants of the stencil, vector add and reduction (tools/sweep_kernels.h) through
+# duet_program_create, checked, then timed beside duet's routines and duet_buf_copy at 2^28
+# floats on CUDA (NVRTC) and NVIDIA's OpenCL (issue 19 items 3 and 5). Their programs land in an
+# empty disk cache; each binary is dumped (PTX on OpenCL, CUBIN on CUDA), OpenCL's PTX assembled
+# for the device by ptxas, and every kernel's SASS summarised: registers, stack and spills, 128-
+# and 32-bit global loads and stores, local-memory loads and stores, FFMAs. duet's own CUDA
+# kernels (nvcc, in libduet) get the same summary.
+if has sweep; then
+  echo "=== sweep"
+  PATH=$PATH:/usr/local/cuda/bin
+  sw=/tmp/sweep && rm -rf $sw && mkdir -p $sw/cache $sw/bin
+  DUET_CACHE_DIR=$sw/cache DUET_OPENCL_PLATFORM=NVIDIA timeout ${SWEEP_TIMEOUT:-300} \
+    tools/duet-sweep ${SWEEP_ARGS:-} 2>&1 | tee "$logs/sweep.txt"
+  tools/duet-sweep --dump $sw/cache $sw/bin >$sw/list.txt
+  arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  sass() { # sass CUBIN: one line per kernel
+    cuobjdump -sass "$1" 2>/dev/null | awk '
+      function out() { if (f != "") printf "    %-44s LDG128 %3d LDG32 %3d STG128 %3d STG32 %3d LDL %3d STL %3d FFMA %4d instr %5d\n", f, l4, l1, s4, s1, ll, sl, fm, n }
+      /Function :/ { out(); f = $3; l4 = l1 = s4 = s1 = ll = sl = fm = n = 0; next }
+      /\/\*[0-9a-f]+\*\// && !/NOP/ { n++ }
+      /LDG\.E\.128/ { l4++ } /LDG\.E(\.CONSTANT)? / { l1++ } /STG\.E\.128/ { s4++ } /STG\.E / { s1++ }
+      /LDL/ { ll++ } /STL/ { sl++ } /FFMA/ { fm++ }
+      END { out() }'
+  }
+  ptxcount() { # ptxcount PTX: its global and local accesses, by width
+    printf '    ptx: ld.global v4 %d, f32 %d; st.global v4 %d, f32 %d; ld/st.local %d; mul.wide/cvt 64 %d\n' \
+      "$(grep -Ec 'ld\.global(\.nc)?\.v4\.f32' "$1")" "$(grep -Ec 'ld\.global(\.nc)?\.f32' "$1")" \
+      "$(grep -Ec 'st\.global\.v4\.f32' "$1")" "$(grep -Ec 'st\.global\.f32' "$1")" \
+      "$(grep -Ec '(ld|st)\.local' "$1")" "$(grep -Ec 'mul\.wide|cvt\.[su]64' "$1")"
+  }
+  echo "--- SASS of each program the sweep built (OpenCL: its PTX through ptxas -arch=$arch)"
+  while IFS=$'\t' read -r f bytes opts; do
+    case $f in
+      *.ptx)
+        echo "opencl $(basename "$f") $opts"
+        ptxcount "$f"
+        ptxas -arch=$arch -v "$f" -o "${f%.ptx}.sass.cubin" 2>&1 | grep -E 'registers|spill' | sed 's/^/    /'
+        sass "${f%.ptx}.sass.cubin" ;;
+      *.cubin)
+        echo "cuda $(basename "$f") $opts"
+        cuobjdump -res-usage "$f" 2>/dev/null | grep -E 'REG|STACK' | sed 's/^/    /'
+        sass "$f" ;;
+    esac
+  done <$sw/list.txt | tee "$logs/sweep-sass.txt"
+  echo "--- SASS of duet's own CUDA kernels (nvcc): stencil, vector add, reduction"
+  sass .libs/libduet.so | grep -E 'stencil|vector|reduce' | tee -a "$logs/sweep-sass.txt"
+  cp -r $sw/bin "$logs/sweep-bin"
+  # The routines as duet-bench times them beside their peers, at 2^26 and 2^28 floats.
+  export DUET_OPENCL_PLATFORM=NVIDIA
+  tools/duet-bench vadd --backend all --sizes 8192,16384 2>/dev/null | tee "$logs/sweep-bench-vadd.txt"
+  tools/duet-bench stencil --backend all --variant register-r3,auto-r3,register-r16,auto-r16 \
+    --sizes 8192,16384 2>/dev/null | tee "$logs/sweep-bench-stencil.txt"
+  tools/duet-bench reduce --backend all --variant shuffle,cub,clblast-sum --sizes 16384 --reps 30 \
+    2>/dev/null | tee "$logs/sweep-bench-reduce.txt"
+  unset DUET_OPENCL_PLATFORM
 fi
 cd "$OUT" && tar -czf logs.tar.gz logs && rm -rf logs

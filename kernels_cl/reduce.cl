@@ -113,16 +113,19 @@ inline float group_sum(float x, __local float *s) {
 inline float shuffle_group_sum(idx_t n, __global const float *restrict in, __local float *s) {
   const idx_t first = (idx_t)get_group_id(0) * REDUCE_BLOCK + get_local_id(0);
   const idx_t stride = (idx_t)get_num_groups(0) * REDUCE_BLOCK, n4 = n / 4;
+  /* A float4 pointer, not vload4, which may assume only 4-byte alignment and which NVIDIA's
+   * compiler makes four scalar loads; buffers start on 16 bytes. */
+  __global const float4 *restrict in4 = (__global const float4 *)in;
   float4 acc = (float4)(0.0f);
   idx_t i = first;
   for (; i + (REDUCE_UNROLL - 1) * stride < n4; i += REDUCE_UNROLL * stride) {
     float4 v[REDUCE_UNROLL];
 #pragma unroll
-    for (int u = 0; u < REDUCE_UNROLL; u++) v[u] = vload4(i + u * stride, in);
+    for (int u = 0; u < REDUCE_UNROLL; u++) v[u] = in4[i + u * stride];
 #pragma unroll
     for (int u = 0; u < REDUCE_UNROLL; u++) acc += v[u];
   }
-  for (; i < n4; i += stride) acc += vload4(i, in);
+  for (; i < n4; i += stride) acc += in4[i];
   float x = (acc.x + acc.y) + (acc.z + acc.w);
   if (first < n - n4 * 4) x += in[n4 * 4 + first];
   return group_sum(x, s);

@@ -66,9 +66,11 @@ __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_shared(idx_t n, int r,
 }
 #endif
 
-/* Four inputs from p on, zeros outside [0, n); p is a multiple of 4. */
+/* Four inputs from p on, zeros outside [0, n); p is a multiple of 4. Loaded through a float4
+ * pointer, not vload4, which may assume only 4-byte alignment and which NVIDIA's compiler makes
+ * four scalar loads (in starts on 16 bytes, as every buffer does). */
 inline float4 load4_or_zero(__global const float *restrict in, idx_t n, idx_t p) {
-  if (p >= 0 && p + 4 <= n) return vload4(0, in + p);
+  if (p >= 0 && p + 4 <= n) return *(__global const float4 *)(in + p);
   return (float4)(p >= 0 && p < n ? in[p] : 0.0f, p + 1 >= 0 && p + 1 < n ? in[p + 1] : 0.0f,
                   p + 2 >= 0 && p + 2 < n ? in[p + 2] : 0.0f,
                   p + 3 >= 0 && p + 3 < n ? in[p + 3] : 0.0f);
@@ -111,7 +113,7 @@ inline void stencil_window(const int halo, idx_t n, int r, __global const float 
     if (i0 + STENCIL_VEC <= n) {
 #pragma unroll
       for (int k = 0; k < STENCIL_VEC; k += 4)
-        vstore4((float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]), 0, out + i0 + k);
+        *(__global float4 *)(out + i0 + k) = (float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
     } else {
 #pragma unroll
       for (int k = 0; k < STENCIL_VEC; k++)

@@ -17,6 +17,10 @@ __kernel BLOCK(VADD_BLOCK, 1) void duet_vector_add(idx_t n, __global const float
                                                    __global const float *b, __global float *c) {
   const idx_t first = (idx_t)get_group_id(0) * VADD_BLOCK + get_local_id(0);
   const idx_t stride = (idx_t)get_num_groups(0) * VADD_BLOCK, n4 = n / 4;
-  for (idx_t i = first; i < n4; i += stride) vstore4(vload4(i, a) + vload4(i, b), i, c);
+  /* float4 pointers, not vload4/vstore4, which may assume only 4-byte alignment and which
+   * NVIDIA's compiler makes four scalar accesses; buffers start on 16 bytes. */
+  __global const float4 *a4 = (__global const float4 *)a, *b4 = (__global const float4 *)b;
+  __global float4 *c4 = (__global float4 *)c;
+  for (idx_t i = first; i < n4; i += stride) c4[i] = a4[i] + b4[i];
   for (idx_t i = n4 * 4 + first; i < n; i += stride) c[i] = a[i] + b[i];
 }

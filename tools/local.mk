@@ -74,3 +74,10 @@ tools_duet_bench_LDADD += -lm
 noinst_PROGRAMS += tools/duet-coldstart
 tools_duet_coldstart_SOURCES = tools/coldstart.c
 tools_duet_coldstart_LDADD = libduet.la -lm
+
+# duet-sweep: variants of the course kernels (tools/sweep_kernels.h) built through the
+# user-kernel API and timed beside duet's routines, and --dump of the disk cache's binaries:
+# .ci/device-validate.sh's sweep stage. Built, not installed.
+noinst_PROGRAMS += tools/duet-sweep
+tools_duet_sweep_SOURCES = tools/sweep.c tools/sweep_kernels.h
+tools_duet_sweep_LDADD = libduet.la -lm
