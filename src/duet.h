@@ -697,6 +697,31 @@ DUET_EXTERN int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, du
                            size_t m, size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
                            const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc);
 /**
+ * What duet_sgemm() would run for a call of this shape on ctx, as text, without running it: a
+ * line for the call (the variant AUTO picks, the launches, the scratch from the context), then
+ * one per operand copied to an aligned leading dimension and one per piece of C (its rows and
+ * columns, kernel, tile and block, k slices, stream-K share, and a skinny piece's thin side).
+ * The same text `DUET_VERBOSE=1` prints for each call. The plan is that of alpha = 1, beta = 0;
+ * its kernels are loaded (OpenCL builds them) since what a kernel's build allows can change it.
+ * @param ctx the context.
+ * @param v the variant.
+ * @param ta whether A is transposed.
+ * @param tb whether B is transposed.
+ * @param m the rows of C and op(A).
+ * @param n the columns of C and op(B).
+ * @param k the columns of op(A), the rows of op(B).
+ * @param lda A's leading dimension, >= its stored column count.
+ * @param ldb B's leading dimension, >= its stored column count.
+ * @param text where the text goes, NUL-terminated, cut short where it does not fit.
+ * @param len the bytes at text, at least 1.
+ * @return #DUET_OK; #DUET_EINVAL for a bad context, variant, transpose, leading dimension or
+ * text; where the call could not run (#DUET_EUNSUPPORTED, #DUET_EBUILD) that status, the text
+ * still saying what it would have run.
+ */
+DUET_EXTERN int duet_sgemm_plan(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
+                                size_t m, size_t n, size_t k, size_t lda, size_t ldb, char *text,
+                                size_t len);
+/**
  * A GEMM variant's name.
  * @param v the variant.
  * @return the name: "auto", "naive", "coalesced", "tiled", "register", "fast"; NULL for an unknown

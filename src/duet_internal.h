@@ -123,7 +123,7 @@ extern const duet__backend_ops duet__opencl_backend;
 
 #define DUET__ERRLEN 8192
 
-/* The arena's regions: one per temporary that a plan may need at the same time. */
+/* The arena's regions: one per temporary that one call may need at the same time. */
 typedef enum {
   DUET__ARENA_WORK,   /* split-K partial products */
   DUET__ARENA_PACK_A, /* an operand copied to a leading dimension that allows vector loads */
@@ -197,6 +197,8 @@ int duet__fail(const duet_ctx *ctx, int status, const char *fmt, ...)
 /* Sets the thread's no-context error text without printing it again (it was printed when the
  * failure was first recorded on a context). */
 void duet__pass_on(const char *text);
+/* Whether DUET_VERBOSE asks for notes (set and not "0"). */
+int duet__verbose(void);
 /* Prints a note on stderr when DUET_VERBOSE asks for it; records nothing. */
 void duet__note(const char *fmt, ...)
 #ifdef __GNUC__
@@ -223,7 +225,7 @@ int duet__kernel_get(duet_ctx *ctx, duet__kernel k, const duet__loaded **out);
 /* *fits = whether this device can run k's block; fails only when k cannot be loaded. */
 int duet__kernel_fits(duet_ctx *ctx, duet__kernel k, int *fits);
 
-/* One launch of a plan: kernel k over a rows x cols output (its shape gives the grid), z grid
+/* One launch of a run: kernel k over a rows x cols output (its shape gives the grid), z grid
  * slices, and its arguments in signature order; or, where `blocks` is not 0, a 1D grid of that
  * many blocks that the kernel maps onto its output itself. */
 typedef struct {
@@ -235,8 +237,8 @@ typedef struct {
   size_t blocks;
 } duet__step;
 
-/* Runs a plan: every step is loaded and checked (fit, grid, signature) before the first is
- * enqueued, so a plan either runs whole or not at all. */
+/* Runs the steps of one call: every step is loaded and checked (fit, grid, signature) before
+ * the first is enqueued, so a call's launches run whole or not at all. */
 int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n);
 /* Argument counts come from the arrays, never from a literal. */
 #define DUET__COUNT(args) ((unsigned)(sizeof(args) / sizeof((args)[0])))

@@ -44,9 +44,9 @@ typedef struct {
   } u;
 } duet__arg;
 
-/* The longest plan (launches per call) and argument list the core takes (fast's stream-K
+/* The most launches one call makes and argument list the core takes (fast's stream-K
  * kernels take 21; src/launch.c codes a list's kinds in 3 bits each of 64). */
-#define DUET__MAX_PLAN 8
+#define DUET__MAX_STEPS 8
 #define DUET__MAX_ARGS 21
 
 /* One launch of a call, as it would have been enqueued. */
@@ -58,7 +58,7 @@ typedef struct {
 } duet__described;
 
 typedef struct {
-  duet__described step[DUET__MAX_PLAN];
+  duet__described step[DUET__MAX_STEPS];
   unsigned n;
 } duet__description;
 

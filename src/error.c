@@ -14,7 +14,7 @@ const char *duet__getenv(const char *name) {
 /* Failures with no context to hold them (duet_ctx_create, a NULL ctx) land here, per thread. */
 static _Thread_local char no_ctx_error[DUET__ERRLEN];
 
-static int verbose(void) {
+int duet__verbose(void) {
   const char *v = duet__getenv("DUET_VERBOSE");
   return v && strcmp(v, "0") != 0;
 }
@@ -22,7 +22,7 @@ static int verbose(void) {
 void duet__pass_on(const char *text) { snprintf(no_ctx_error, DUET__ERRLEN, "%s", text); }
 
 void duet__note(const char *fmt, ...) {
-  if (!verbose()) return;
+  if (!duet__verbose()) return;
   va_list ap;
   va_start(ap, fmt);
   fputs("duet: ", stderr);
@@ -40,7 +40,7 @@ int duet__fail(const duet_ctx *cctx, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(dst, DUET__ERRLEN, fmt, ap);
   va_end(ap);
-  if (verbose()) fprintf(stderr, "duet: %s: %s\n", duet_status_name(status), dst);
+  if (duet__verbose()) fprintf(stderr, "duet: %s: %s\n", duet_status_name(status), dst);
   return status;
 }
 

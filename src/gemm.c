@@ -1,272 +1,155 @@
 /* SPDX-License-Identifier: MIT */
 /* Single-precision GEMM with BLAS semantics, row-major. */
+#include <stdio.h>
 #include <string.h>
 
 #include "duet_internal.h"
-
-/* Indexed by duet_gemm_variant; AUTO is resolved per call by pick_auto(). */
-static const duet__variant gemm_variants[] = {
-    [DUET_GEMM_AUTO] = {"auto", DUET__K_SGEMM_TILED},
-    [DUET_GEMM_NAIVE] = {"naive", DUET__K_SGEMM_NAIVE},
-    [DUET_GEMM_COALESCED] = {"coalesced", DUET__K_SGEMM_COALESCED},
-    [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED},
-    [DUET_GEMM_REGISTER] = {"register", DUET__K_SGEMM_REGISTER},
-    [DUET_GEMM_FAST] = {"fast", DUET__K_SGEMM_FAST},
-};
-#define N_GEMM (sizeof gemm_variants / sizeof gemm_variants[0])
+#include "gemm_plan.h"
 
 const char *duet_gemm_variant_name(duet_gemm_variant v) {
-  return duet__variant_name(gemm_variants, N_GEMM, (int)v);
+  return duet__variant_name(duet__gemm_variants, DUET__GEMM_VARIANTS, (int)v);
 }
 
 int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
-  int i = 0, status = duet__variant_parse(gemm_variants, N_GEMM, name, v ? &i : NULL);
+  int i = 0,
+      status = duet__variant_parse(duet__gemm_variants, DUET__GEMM_VARIANTS, name, v ? &i : NULL);
   if (!status) *v = (duet_gemm_variant)i;
   return status;
 }
 
-/* AUTO's order of preference. A single row of C has no reuse of B for a tile to exploit; the
- * coalesced kernel keeps all 32 lanes of a warp busy along that row instead of one row of a
- * mostly idle tile. Otherwise fast, the fastest on every device measured (H100 both backends,
- * PoCL), then tiled. AUTO runs the first whose whole plan this device can run: a plan is
- * checked (every kernel loaded and fitted) before anything is enqueued (duet__run), so a
- * variant that cannot run here, on a device limited to 128 work-items or with a kernel group
- * that failed to build, hands the call to the next, down to naive. */
-static const duet_gemm_variant auto_order[2][5] = {
-    {DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE},
-    {DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE}};
+/* Stream-K's flags (kernels_cu/gemm_fast.cuh, fast_stream_k) carry 11 bits of the launch's
+ * epoch, 1..SK_EPOCHS (duet__arena_epoch). A flag of another epoch counts as zero, so one that a
+ * launch which failed half-way left behind cannot poison a later call. */
+enum { SK_EPOCHS = 0x7ff };
 
-static size_t units(const duet_ctx *ctx) {
-  return ctx->caps.compute_units ? ctx->caps.compute_units : 1;
+/* What the plan knows of ctx's device: the backend's caps, and the block limit of every kernel
+ * loaded so far. */
+static void caps_of(const duet_ctx *ctx, duet__gemm_caps *c) {
+  memset(c, 0, sizeof *c);
+  c->units = ctx->caps.compute_units;
+  c->max_block_threads = ctx->caps.max_block_threads;
+  c->shared_bytes = ctx->caps.shared_bytes;
+  for (int k = 0; k < DUET__K_COUNT; k++)
+    if (ctx->kernels[k].loaded) c->kernel_threads[k] = ctx->kernels[k].max_threads;
 }
 
-/* The piece of C one block of fast's big kernel (small 0) or of its small one covers. */
-typedef struct {
-  size_t m, n;
-} fast_tile;
-static fast_tile fast_tile_of(const duet_ctx *ctx, int small) {
-  const int *t = ctx->tun;
-  return small ? (fast_tile){(size_t)t[DUET__T_GEMM_FAST_SMALL_BM],
-                             (size_t)t[DUET__T_GEMM_FAST_SMALL_BN]}
-               : (fast_tile){(size_t)t[DUET__T_GEMM_FAST_BM], (size_t)t[DUET__T_GEMM_FAST_BN]};
-}
-static size_t tiles_over(fast_tile d, size_t rows, size_t cols) {
-  return duet__ceil_div(rows, d.m) * duet__ceil_div(cols, d.n);
+/* The call's plan, its kernels loaded. A plan is made from what is known of the device; loading
+ * its kernels may teach more (a kernel's own block limit, a group that does not build), and the
+ * plan is made again with it until every kernel of the plan has loaded (each lesson concerns a
+ * kernel not learned of before, so this ends). A failure the plan moved away from is no failure
+ * of the call; a kernel that failed to load and stays in the plan fails it with its load's error.
+ * Where AUTO finds no variant that fits, the plan is its first choice's, whose launch says why. */
+static int plan_call(duet_ctx *ctx, const duet__gemm_shape *shape, duet__gemm_plan *p) {
+  duet__gemm_caps caps;
+  caps_of(ctx, &caps);
+  for (;;) {
+    if (duet__gemm_plan_make(&caps, ctx->tun, shape, p) == DUET_ENOMEM)
+      return duet__fail(ctx, DUET_ENOMEM,
+                        "duet_sgemm: the scratch of a %zu x %zu x %zu plan exceeds the address "
+                        "space",
+                        shape->m, shape->n, shape->k);
+    duet__kernel ids[DUET__K_COUNT];
+    const unsigned n = duet__gemm_plan_kernels(p, ids);
+    int learned = 0;
+    for (unsigned i = 0; i < n; i++) {
+      const duet__loaded *k;
+      const int known_bad = caps.unusable >> ids[i] & 1;
+      const int status = duet__kernel_get(ctx, ids[i], &k);
+      if (status && known_bad) return status; /* failed again: it stays in the plan */
+      if (status == DUET_EBUILD || status == DUET_EUNSUPPORTED) {
+        caps.unusable |= 1ull << ids[i];
+        learned = 1;
+      } else if (status) {
+        return status;
+      } else if (caps.kernel_threads[ids[i]] != k->max_threads) {
+        caps.kernel_threads[ids[i]] = k->max_threads;
+        learned = 1;
+      }
+    }
+    if (!learned) {
+      ctx->last_error[0] = '\0';
+      return DUET_OK;
+    }
+  }
 }
 
-/* fast's big tiles over a rows x cols piece of C. */
-static size_t big_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
-  return tiles_over(fast_tile_of(ctx, 0), rows, cols);
-}
-
-/* How fast covers C: the big tile where it gives enough tiles to fill the compute units, else
- * the small tile, split along k into slices where even its tiles leave units idle (at n = 1024
- * the H100's 256 x 128 tile gives 32 tiles for 132 SMs; 128 x 128 with 4 slices fills them). */
-static duet__kernel fast_plan(const duet_ctx *ctx, size_t m, size_t n, size_t k, unsigned *splits) {
-  const int *t = ctx->tun;
-  *splits = 1;
-  if (big_tiles(ctx, m, n) * 100 >= units(ctx) * (size_t)t[DUET__T_GEMM_FAST_BIG_PCT])
-    return DUET__K_SGEMM_FAST;
-  const size_t small = tiles_over(fast_tile_of(ctx, 1), m, n);
-  const size_t slots = units(ctx) * (size_t)t[DUET__T_GEMM_FAST_SMALL_PER_CU];
-  size_t s = small >= slots ? 1 : (slots + small / 2) / small;
-  if (s > (size_t)t[DUET__T_GEMM_SPLITK_MAX]) s = (size_t)t[DUET__T_GEMM_SPLITK_MAX];
-  while (s > 1 && k / s < (size_t)t[DUET__T_GEMM_SPLITK_MIN_K]) s--;
-  *splits = (unsigned)s;
-  return DUET__K_SGEMM_FAST_SMALL;
-}
-
-/* ---- fast's plans ------------------------------------------------------------------------ */
+/* ---- the emitter: a plan into launches --------------------------------------------------- */
 
 /* A matrix of a fast call: its memory, where it starts in it (floats), its ld, and for A and B
- * how far along m (rows of op(A)) or n (columns of op(B)) its memory may be read: m or n, or
- * more for a packed copy padded to whole tiles. */
+ * how far along m (rows of op(A)) or n (columns of op(B)) its memory may be read. */
 typedef struct {
   duet__arg mem;
   size_t off, ld, reach;
 } operand;
 
+/* The launches being emitted, with their arguments. */
 typedef struct {
-  int ta, tb;
-  size_t m, n, k;
-  float alpha, beta;
-  operand a, b, c;
-} fast_call;
-
-/* A piece of C that one fast launch (or a split-K pair) computes: rows [r0, r0 + rows) and
- * columns [c0, c0 + cols). */
-typedef struct {
-  size_t r0, rows, c0, cols;
-  duet__kernel kernel;
-  unsigned splits;
-  size_t sk_tiles; /* stream-K: the last tiles whose k iterations the units share (0: none) */
-} piece;
-
-enum { MAX_ARGS = 21 }; /* fast's stream-K signature, the longest here */
-/* Stream-K's flags (kernels_cu/gemm_fast.cuh, fast_stream_k): 10 bits of tickets, 10 of partials
- * published, and 11 of the launch's epoch, 1..SK_EPOCHS (duet__arena_epoch). A flag of another
- * epoch counts as zero, so one that a launch which failed half-way left behind cannot poison a
- * later call. */
-enum { SK_MAX_UNITS = 0x3ff, SK_EPOCHS = 0x7ff };
-typedef struct {
-  duet__step step[8]; /* two packs, then up to three pieces of two launches each */
-  duet__arg args[8][MAX_ARGS];
+  duet__step step[DUET__MAX_STEPS];
+  duet__arg args[DUET__MAX_STEPS][DUET__MAX_ARGS];
   unsigned n;
-} plan;
+} steps;
 
 /* blocks: 0 for the grid of the kernel's tiles over rows x cols, else a 1D grid of that many. */
-static void add_step(plan *p, duet__kernel k, size_t rows, size_t cols, unsigned z, size_t blocks,
+static void add_step(steps *p, duet__kernel k, size_t rows, size_t cols, unsigned z, size_t blocks,
                      const duet__arg *args, unsigned nargs) {
   memcpy(p->args[p->n], args, nargs * sizeof *args);
   p->step[p->n] = (duet__step){k, rows, cols, z, p->args[p->n], nargs, blocks};
   p->n++;
 }
 
-static size_t waves(const duet_ctx *ctx, size_t rows, size_t cols) {
-  return duet__ceil_div(big_tiles(ctx, rows, cols), units(ctx));
+/* The scratch a fast plan needs, from the context's arena: all of it, or the call fails. */
+typedef struct {
+  void *work, *flags, *pack[2];
+  int epoch;
+} scratch;
+
+static int scratch_fail(duet_ctx *ctx, int status, const char *what, size_t bytes) {
+  char why[1024];
+  snprintf(why, sizeof why, "%.1000s", ctx->last_error);
+  return duet__fail(ctx, status,
+                    "duet_sgemm: the plan's %s (%zu bytes of device memory) cannot be allocated: "
+                    "%s",
+                    what, bytes, why);
 }
 
-/* Stream-K for a piece that takes the big tile, where its tiles leave at least GEMM_FAST_STREAMK
- * percent of their waves' block slots idle (n = 3072 on 132 SMs: 288 tiles in 3 waves, 27% idle),
- * or are all whole and fill less than one wave: the last tiles, one wave's worth and the remainder
- * (or all of them, under one wave), are shared out by k iteration among one block per unit.
- * Returns how many tiles that is, 0 for none. Measured on the H100 (cuBLAS 0.342 ms at 2048, 0.349
- * at 2000):
- *   - n = 2048, 128 tiles: 4 SMs idle for the whole call; stream-K 0.377 ms against the tiled
- *     grid's 0.386 (CUDA), 0.373 against 0.394 (OpenCL);
- *   - n = 2000, 128 tiles, 23 of them ragged: the tiled grid is faster, 0.392 against 0.408 ms
- *     (OpenCL 0.396 against 0.419): its guarded edge tiles, not the idle SMs, set its time;
- *   - n = 4096, 512 tiles, 3% idle in the last of 4 waves: the tiled grid, 2.829 ms against
- *     stream-K's 2.869 on CUDA (OpenCL the other way, 2.884 against 2.844; one policy per set).
- * The kernel numbers tiles and units in 32 bits, and counts a tile's units in SK_MAX_UNITS. */
-static size_t stream_k_tiles(const duet_ctx *ctx, size_t rows, size_t cols) {
-  const int *t = ctx->tun;
-  const size_t pct = (size_t)t[DUET__T_GEMM_FAST_STREAMK], u = units(ctx);
-  const size_t tiles = big_tiles(ctx, rows, cols), slots = duet__ceil_div(tiles, u) * u;
-  const fast_tile big = fast_tile_of(ctx, 0);
-  const int whole = rows % big.m == 0 && cols % big.n == 0;
-  if (!pct || tiles >= UINT32_MAX || u > SK_MAX_UNITS) return 0;
-  if ((slots - tiles) * 100 < pct * slots && !(tiles < u && whole)) return 0;
-  return tiles < u ? tiles : tiles % u + u;
+static int get_scratch(duet_ctx *ctx, const duet__gemm_plan *p, scratch *s) {
+  static const char *const pack_what[2] = {"packed copy of A", "packed copy of B"};
+  static const duet__arena_region pack_region[2] = {DUET__ARENA_PACK_A, DUET__ARENA_PACK_B};
+  int status;
+  memset(s, 0, sizeof *s);
+  if (p->work_bytes && (status = duet__arena(ctx, DUET__ARENA_WORK, p->work_bytes, &s->work)))
+    return scratch_fail(ctx, status, "split-K or stream-K workspace", p->work_bytes);
+  if (p->flag_bytes && (status = duet__arena(ctx, DUET__ARENA_FLAGS, p->flag_bytes, &s->flags)))
+    return scratch_fail(ctx, status, "stream-K flags", p->flag_bytes);
+  if (p->flag_bytes && (status = duet__arena_epoch(ctx, SK_EPOCHS, &s->epoch))) return status;
+  for (int i = 0; i < 2; i++)
+    if (p->pack[i].on && (status = duet__arena(ctx, pack_region[i], p->pack[i].bytes, &s->pack[i])))
+      return scratch_fail(ctx, status, pack_what[i], p->pack[i].bytes);
+  return DUET_OK;
 }
 
-/* A skinny kernel's blocks: one per tile_x outputs (its manifest shape) along the piece's long
- * side. */
-static size_t skinny_blocks(const duet_ctx *ctx, const piece *q) {
-  duet__shape s;
-  duet__manifest[q->kernel].shape(ctx->tun, &s);
-  return duet__ceil_div(q->rows <= q->cols ? q->cols : q->rows, s.tile_x);
+/* An operand's copy into the arena, and the operand the pieces read instead. */
+static void emit_pack(steps *p, const duet__gemm_pack *pk, void *mem, operand *x) {
+  const duet__arg dst = duet__arg_scratch(mem);
+  const duet__arg copy[] = {
+      duet__arg_i64(pk->rows), duet__arg_i64(pk->cols), x->mem, duet__arg_i64(x->ld), dst,
+      duet__arg_i64(pk->ld)};
+  add_step(p, DUET__K_COPY, pk->rows, pk->cols, 1, 0, copy, DUET__COUNT(copy));
+  *x = (operand){dst, 0, pk->ld, pk->reach};
 }
 
-/* A piece a few rows thin whose B is read along its rows, or a few columns thin whose A^T is read
- * along its columns (n = 4097 on the H100: the 1 x 4097 last row), takes the skinny kernel: a
- * matrix-vector product, split along k until its blocks give each compute unit about four, with
- * at least 64 of k per slice. The small tile's split-K ran that row at a third of cuBLAS's
- * speed (1 x 4097 x 4097: 0.083 ms against 0.028). The other orientation, a few columns thin
- * with A read along its rows or a few rows thin with B^T, takes skinny-dot, a dot product per
- * output; the kernels decide the orientation by the same rule, in the same order. */
-static void skinny_plan(duet_ctx *ctx, int ta, int tb, size_t k, piece *q) {
-  const size_t thin = (size_t)ctx->tun[DUET__T_GEMM_SKINNY_S];
-  duet__kernel kernel;
-  int fits = 0;
-  if (!ctx->tun[DUET__T_GEMM_FAST_SKINNY]) return;
-  if ((q->rows <= thin && !tb) || (q->cols <= thin && ta))
-    kernel = DUET__K_SGEMM_SKINNY;
-  else if ((q->cols <= thin && !ta) || (q->rows <= thin && tb))
-    kernel = DUET__K_SGEMM_SKINNY_DOT;
-  else
-    return;
-  /* Where the device cannot take its block (128 work-items) or its group does not build, the
-   * piece keeps the tile it had: slower, never refused. */
-  if (duet__kernel_fits(ctx, kernel, &fits) != DUET_OK) ctx->last_error[0] = '\0';
-  if (!fits) return;
-  q->kernel = kernel;
-  size_t s = duet__ceil_div(4 * units(ctx), skinny_blocks(ctx, q));
-  if (s > k / 64) s = k / 64;
-  q->splits = s > 1 ? (unsigned)s : 1;
-  q->sk_tiles = 0;
-}
-
-/* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
- * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 SMs: 561
- * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
- * and split-K as few tiles do. */
-static unsigned cut_pieces(duet_ctx *ctx, int ta, int tb, size_t m, size_t n, size_t k,
-                           piece out[3]) {
-  const int *t = ctx->tun;
-  const fast_tile big = fast_tile_of(ctx, 0);
-  const size_t bm = big.m, bn = big.n;
-  const size_t cut_m = m > bm && m % bm <= bm / 2 ? m % bm : 0;
-  const size_t cut_n = n > bn && n % bn <= bn / 2 ? n % bn : 0;
-  unsigned splits, best = 0;
-  if (t[DUET__T_GEMM_FAST_STRIPS] && (cut_m || cut_n) &&
-      fast_plan(ctx, m, n, k, &splits) == DUET__K_SGEMM_FAST) {
-    size_t best_waves = waves(ctx, m, n);
-    for (unsigned o = 1; o < 4; o++) { /* bit 0: cut rows, bit 1: cut columns */
-      if (((o & 1) && !cut_m) || ((o & 2) && !cut_n)) continue;
-      const size_t w = waves(ctx, m - (o & 1 ? cut_m : 0), n - (o & 2 ? cut_n : 0));
-      if (w < best_waves) best_waves = w, best = o;
-    }
-  }
-  const size_t mm = m - (best & 1 ? cut_m : 0), nn = n - (best & 2 ? cut_n : 0);
-  unsigned count = 0;
-  out[count++] = (piece){0, mm, 0, nn, DUET__K_SGEMM_FAST, 1, 0};
-  if (nn < n) out[count++] = (piece){0, mm, nn, n - nn, DUET__K_SGEMM_FAST, 1, 0};
-  if (mm < m) out[count++] = (piece){mm, m - mm, 0, n, DUET__K_SGEMM_FAST, 1, 0};
-  for (unsigned i = 0; i < count; i++) {
-    out[i].kernel = fast_plan(ctx, out[i].rows, out[i].cols, k, &out[i].splits);
-    out[i].sk_tiles =
-        out[i].kernel == DUET__K_SGEMM_FAST ? stream_k_tiles(ctx, out[i].rows, out[i].cols) : 0;
-    skinny_plan(ctx, ta, tb, k, &out[i]);
-  }
-  return count;
-}
-
-static size_t round_up(size_t x, size_t g) { return duet__ceil_div(x, g) * g; }
-
-/* An operand whose ld is not a multiple of 4 loads one float at a time (n = 4095 on the H100:
- * 0.88 of n = 4096's rate). Where the multiply is long enough to pay for it, it is copied into
- * the arena at an ld that is, and the plan reads the copy. The copy is padded along the tiles'
- * side (m for A, n for B) to a whole number of `tile`s, so that the ragged last row or column of
- * tiles loads without guards too (kernels_cu/gemm_fast.cuh, mac_tile); the padding is never
- * written. `tile_rows`: that side is the stored rows (A, B^T), else the stored columns. */
-static void pack(duet_ctx *ctx, plan *p, const fast_call *f, operand *x, size_t rows, size_t cols,
-                 int tile_rows, size_t tile, duet__arena_region r) {
-  const size_t ld = round_up(tile_rows ? cols : round_up(cols, tile), 4);
-  const size_t padded_rows = tile_rows ? round_up(rows, tile) : rows;
-  const double copied = 8.0 * (double)rows * (double)cols; /* read and written */
-  void *mem;
-  if (x->ld % 4 == 0 || 2.0 * (double)f->m * (double)f->n * (double)f->k <
-                            copied * ctx->tun[DUET__T_GEMM_PACK_MIN_INTENSITY])
-    return;
-  if (duet__arena(ctx, r, padded_rows * ld * sizeof(float), &mem) != DUET_OK) {
-    ctx->last_error[0] = '\0'; /* an arena that cannot grow is no failure of this call */
-    return;
-  }
-  const duet__arg move[] = {duet__arg_i64(rows),
-                            duet__arg_i64(cols),
-                            x->mem,
-                            duet__arg_i64(x->ld),
-                            {.kind = DUET__ARG_MEM, .u.mem = mem},
-                            duet__arg_i64(ld)};
-  add_step(p, DUET__K_COPY, rows, cols, 1, 0, move, DUET__COUNT(move));
-  *x = (operand){{.kind = DUET__ARG_MEM, .u.mem = mem}, 0, ld, tile_rows ? padded_rows : ld};
-}
-
-/* A stream-K piece's workspace: a slot of partial products per unit and per shared tile, and a
- * flag per shared tile. */
-
-static size_t sk_slots(const duet_ctx *ctx, const piece *q) { return units(ctx) + q->sk_tiles; }
-static size_t sk_slot_bytes(const duet_ctx *ctx) {
-  const fast_tile big = fast_tile_of(ctx, 0);
-  return big.m * big.n * sizeof(float);
-}
+typedef struct {
+  int ta, tb;
+  size_t k;
+  float alpha, beta;
+  operand a, b, c;
+} fast_call;
 
 /* A piece's launches: one, or split-K's two: the slices write their partial products into the
  * arena (ld cols), then the reduction adds them into C with alpha and beta, once, as BLAS does;
  * or one stream-K launch over a 1D grid, a block per whole tile and one per unit. */
-static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q, void *work,
-                      void *flags, int epoch) {
+static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *plan,
+                       const fast_call *f, const duet__gemm_piece *q, const scratch *s) {
   const operand *a = &f->a, *b = &f->b, *c = &f->c;
   const size_t a_off = a->off + (f->ta ? q->r0 : q->r0 * a->ld);
   const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
@@ -274,49 +157,43 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   const int split = q->splits > 1;
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
-  const fast_tile tile = fast_tile_of(ctx, q->kernel == DUET__K_SGEMM_FAST_SMALL);
-  const size_t m_read = q->rows >= tile.m ? a->reach - q->r0 : q->rows;
-  const size_t n_read = q->cols >= tile.n ? b->reach - q->c0 : q->cols;
-  const duet__arg work_mem = {.kind = DUET__ARG_MEM, .u.mem = work};
-  const duet__arg args[] = {duet__arg_i32(f->ta),
-                            duet__arg_i32(f->tb),
-                            duet__arg_i64(q->rows),
-                            duet__arg_i64(q->cols),
-                            duet__arg_i64(f->k),
-                            duet__arg_f32(f->alpha),
-                            a->mem,
-                            duet__arg_i64(a_off),
-                            duet__arg_i64(a->ld),
-                            b->mem,
-                            duet__arg_i64(b_off),
-                            duet__arg_i64(b->ld),
-                            duet__arg_f32(split ? 0.0f : f->beta),
-                            split ? work_mem : c->mem,
-                            duet__arg_i64(split ? 0 : c_off),
-                            duet__arg_i64(split ? q->cols : c->ld),
-                            duet__arg_i64(m_read),
-                            duet__arg_i64(n_read)};
+  duet__shape tile; /* the small tile's for fast-small, else the big tile's */
+  duet__manifest[q->kernel == DUET__K_SGEMM_FAST_SMALL ? DUET__K_SGEMM_FAST_SMALL
+                                                       : DUET__K_SGEMM_FAST]
+      .shape(ctx->tun, &tile);
+  const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
+  const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;
+  const duet__arg work = duet__arg_scratch(s->work);
+  duet__arg args[DUET__MAX_ARGS] = {duet__arg_i32(f->ta),
+                                    duet__arg_i32(f->tb),
+                                    duet__arg_i64(q->rows),
+                                    duet__arg_i64(q->cols),
+                                    duet__arg_i64(f->k),
+                                    duet__arg_f32(f->alpha),
+                                    a->mem,
+                                    duet__arg_i64(a_off),
+                                    duet__arg_i64(a->ld),
+                                    b->mem,
+                                    duet__arg_i64(b_off),
+                                    duet__arg_i64(b->ld),
+                                    duet__arg_f32(split ? 0.0f : f->beta),
+                                    split ? work : c->mem,
+                                    duet__arg_i64(split ? 0 : c_off),
+                                    duet__arg_i64(split ? q->cols : c->ld),
+                                    duet__arg_i64(m_read),
+                                    duet__arg_i64(n_read)};
+  unsigned nargs = 18;
   if (q->sk_tiles) {
-    duet__arg sk[MAX_ARGS];
-    memcpy(sk, args, sizeof args);
-    sk[DUET__COUNT(args)] = duet__arg_i64(units(ctx) | (size_t)epoch << 32); /* units_epoch */
-    sk[DUET__COUNT(args) + 1] = work_mem;
-    sk[DUET__COUNT(args) + 2] = (duet__arg){.kind = DUET__ARG_MEM, .u.mem = flags};
-    /* the kernel for these transposes: the ids run nn, nt, tn, tt */
-    const duet__kernel sk_kernel = DUET__K_SGEMM_FAST_SK_NN + 2 * !!f->ta + !!f->tb;
-    add_step(p, sk_kernel, q->rows, q->cols, 1,
-             big_tiles(ctx, q->rows, q->cols) - q->sk_tiles + units(ctx), sk,
-             DUET__COUNT(args) + 3);
-    return;
+    args[nargs++] = duet__arg_i64(plan->units | (size_t)s->epoch << 32); /* units_epoch */
+    args[nargs++] = work;
+    args[nargs++] = duet__arg_scratch(s->flags);
   }
-  const int skinny = q->kernel == DUET__K_SGEMM_SKINNY || q->kernel == DUET__K_SGEMM_SKINNY_DOT;
-  const size_t blocks = skinny ? skinny_blocks(ctx, q) : 0;
-  add_step(p, q->kernel, q->rows, q->cols, q->splits, blocks, args, DUET__COUNT(args));
+  add_step(p, q->kernel, q->rows, q->cols, q->splits, q->blocks, args, nargs);
   if (!split) return;
   const duet__arg reduce[] = {duet__arg_i64(q->rows),
                               duet__arg_i64(q->cols),
                               duet__arg_i32((int)q->splits),
-                              work_mem,
+                              work,
                               duet__arg_f32(f->alpha),
                               duet__arg_f32(f->beta),
                               c->mem,
@@ -325,59 +202,71 @@ static void add_piece(duet_ctx *ctx, plan *p, const fast_call *f, const piece *q
   add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, 0, reduce, DUET__COUNT(reduce));
 }
 
-/* fast: the operands packed where that pays, C in pieces, each piece split along k where its
- * tiles leave compute units idle. Where the arena cannot grow, no packing or one slice: slower,
- * never wrong. */
-static int run_fast(duet_ctx *ctx, fast_call f) {
-  plan p = {.n = 0};
-  piece pieces[3];
-  const unsigned count = cut_pieces(ctx, f.ta, f.tb, f.m, f.n, f.k, pieces);
-  size_t work_bytes = 0, flag_bytes = 0;
-  for (unsigned i = 0; i < count; i++) {
-    piece *q = &pieces[i];
-    size_t bytes;
-    if (q->sk_tiles) {
-      if (__builtin_mul_overflow(sk_slots(ctx, q), sk_slot_bytes(ctx), &bytes))
-        q->sk_tiles = 0; /* no workspace can hold it */
-      else if (bytes > work_bytes)
-        work_bytes = bytes;
-      if (q->sk_tiles && q->sk_tiles * sizeof(int) > flag_bytes)
-        flag_bytes = q->sk_tiles * sizeof(int);
+/* The plan's launches, enqueued as one run (duet__run: all or nothing). */
+static int emit(duet_ctx *ctx, const duet__gemm_plan *plan, const duet__gemm_shape *sh,
+                const duet_buf *a, const duet_buf *b, duet_buf *c, size_t ldc) {
+  switch (plan->form) {
+    case DUET__GEMM_NOTHING: return DUET_OK;
+    case DUET__GEMM_SCALE: {
+      const duet__arg args[] = {duet__arg_i64(sh->m), duet__arg_i64(sh->n), duet__arg_f32(sh->beta),
+                                duet__arg_mem(c), duet__arg_i64(ldc)};
+      return DUET__LAUNCH(ctx, plan->kernel, sh->m, sh->n, args);
     }
-    if (q->splits == 1) continue;
-    if (__builtin_mul_overflow((size_t)q->splits * q->rows, q->cols * sizeof(float), &bytes))
-      q->splits = 1; /* no workspace can hold it */
-    else if (bytes > work_bytes)
-      work_bytes = bytes;
+    case DUET__GEMM_SIMPLE: {
+      const duet__gemm_scalars s = {.m = (long long)sh->m,
+                                    .n = (long long)sh->n,
+                                    .k = (long long)sh->k,
+                                    .lda = (long long)sh->lda,
+                                    .ldb = (long long)sh->ldb,
+                                    .ldc = (long long)ldc,
+                                    .alpha = sh->alpha,
+                                    .beta = sh->beta,
+                                    .ta = sh->ta,
+                                    .tb = sh->tb};
+      const duet__arg args[] = {duet__arg_gemm(s), duet__arg_mem(a), duet__arg_mem(b),
+                                duet__arg_mem(c)};
+      return DUET__LAUNCH(ctx, plan->kernel, sh->m, sh->n, args);
+    }
+    case DUET__GEMM_FAST: break;
   }
-  void *work = NULL, *flags = NULL;
-  int epoch = 0;
-  if ((work_bytes && duet__arena(ctx, DUET__ARENA_WORK, work_bytes, &work) != DUET_OK) ||
-      (flag_bytes && (duet__arena(ctx, DUET__ARENA_FLAGS, flag_bytes, &flags) != DUET_OK ||
-                      duet__arena_epoch(ctx, SK_EPOCHS, &epoch) != DUET_OK))) {
-    ctx->last_error[0] = '\0';
-    for (unsigned i = 0; i < count; i++) pieces[i].splits = 1, pieces[i].sk_tiles = 0;
-  }
-  const fast_tile big = fast_tile_of(ctx, 0), small = fast_tile_of(ctx, 1);
-  const size_t tile_m = big.m > small.m ? big.m : small.m;
-  const size_t tile_n = big.n > small.n ? big.n : small.n;
-  pack(ctx, &p, &f, &f.a, f.ta ? f.k : f.m, f.ta ? f.m : f.k, !f.ta, tile_m, DUET__ARENA_PACK_A);
-  pack(ctx, &p, &f, &f.b, f.tb ? f.n : f.k, f.tb ? f.k : f.n, f.tb, tile_n, DUET__ARENA_PACK_B);
-  for (unsigned i = 0; i < count; i++) add_piece(ctx, &p, &f, &pieces[i], work, flags, epoch);
+  scratch s;
+  int status = get_scratch(ctx, plan, &s);
+  if (status) return status;
+  fast_call f = {.ta = sh->ta,
+                 .tb = sh->tb,
+                 .k = sh->k,
+                 .alpha = sh->alpha,
+                 .beta = sh->beta,
+                 .a = {duet__arg_mem(a), 0, sh->lda, sh->m},
+                 .b = {duet__arg_mem(b), 0, sh->ldb, sh->n},
+                 .c = {duet__arg_mem(c), 0, ldc, sh->m}};
+  steps p = {.n = 0};
+  if (plan->pack[0].on) emit_pack(&p, &plan->pack[0], s.pack[0], &f.a);
+  if (plan->pack[1].on) emit_pack(&p, &plan->pack[1], s.pack[1], &f.b);
+  for (unsigned i = 0; i < plan->npieces; i++) emit_piece(ctx, &p, plan, &f, &plan->piece[i], &s);
   return duet__run(ctx, p.step, p.n);
 }
 
-static int run_variant(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m,
-                       size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
-                       const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc);
+/* DUET_VERBOSE prints each call's plan, a line per piece. */
+static void note_plan(const duet_ctx *ctx, const duet__gemm_plan *p, const duet__gemm_shape *s) {
+  char text[2048];
+  if (!duet__verbose()) return;
+  duet__gemm_plan_format(p, s, ctx->tun, text, sizeof text);
+  for (const char *line = text, *end; *line; line = end + 1) {
+    if (!(end = strchr(line, '\n'))) {
+      duet__note("%s", line); /* cut short */
+      break;
+    }
+    duet__note("%.*s", (int)(end - line), line);
+  }
+}
 
-int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
-               size_t k, float alpha, const duet_buf *a, size_t lda, const duet_buf *b, size_t ldb,
-               float beta, duet_buf *c, size_t ldc) {
-  static const char F[] = "duet_sgemm";
+/* The checks of duet_sgemm that the plan's description shares. */
+static int check_call(duet_ctx *ctx, const char *F, duet_gemm_variant v, duet_trans ta,
+                      duet_trans tb) {
   int status = duet__check_ctx(ctx, F);
   if (status) return status;
-  if ((unsigned)v >= N_GEMM)
+  if ((unsigned)v >= DUET__GEMM_VARIANTS)
     return duet__fail(ctx, DUET_EINVAL, "%s: unknown variant %d", F, (int)v);
   if (ta != DUET_NO_TRANS && ta != DUET_TRANS)
     return duet__fail(ctx, DUET_EINVAL, "%s: ta is %d, not DUET_NO_TRANS or DUET_TRANS", F,
@@ -385,70 +274,42 @@ int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb,
   if (tb != DUET_NO_TRANS && tb != DUET_TRANS)
     return duet__fail(ctx, DUET_EINVAL, "%s: tb is %d, not DUET_NO_TRANS or DUET_TRANS", F,
                       (int)tb);
+  return DUET_OK;
+}
+
+int duet_sgemm(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m, size_t n,
+               size_t k, float alpha, const duet_buf *a, size_t lda, const duet_buf *b, size_t ldb,
+               float beta, duet_buf *c, size_t ldc) {
+  static const char F[] = "duet_sgemm";
+  int status = check_call(ctx, F, v, ta, tb);
+  if (status) return status;
   /* Stored shapes: A is m x k or k x m, B is k x n or n x k. */
   if ((status = duet__check_matrix(ctx, F, "a", a, ta ? k : m, ta ? m : k, lda))) return status;
   if ((status = duet__check_matrix(ctx, F, "b", b, tb ? n : k, tb ? k : n, ldb))) return status;
   if ((status = duet__check_matrix(ctx, F, "c", c, m, n, ldc))) return status;
   if (c == a || c == b)
     return duet__fail(ctx, DUET_EINVAL, "%s: c is the same buffer as %s", F, c == a ? "a" : "b");
-  if (m == 0 || n == 0) return DUET_OK;
-
-  if (k == 0 || alpha == 0.0f) {
-    if (beta == 1.0f) return DUET_OK;
-    /* C = beta*C; beta == 0 stores zeros so that NaN in C cannot survive. */
-    const duet__arg args[] = {duet__arg_i64(m), duet__arg_i64(n), duet__arg_f32(beta),
-                              duet__arg_mem(c), duet__arg_i64(ldc)};
-    return DUET__LAUNCH(ctx, DUET__K_SCALE, m, n, args);
-  }
-  if (v != DUET_GEMM_AUTO)
-    return run_variant(ctx, v, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  const duet_gemm_variant *order = auto_order[m == 1];
-  char first_error[DUET__ERRLEN];
-  int first_status = DUET_OK;
-  for (size_t i = 0; i < sizeof auto_order[0] / sizeof auto_order[0][0]; i++) {
-    status = run_variant(ctx, order[i], ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (status != DUET_EUNSUPPORTED && status != DUET_EBUILD) {
-      if (!status) ctx->last_error[0] = '\0'; /* an earlier variant's refusal is no failure */
-      return status;
-    }
-    if (!first_status) {
-      first_status = status;
-      memcpy(first_error, ctx->last_error, sizeof first_error);
-    }
-  }
-  /* None can: the first one's reason, the one AUTO would have taken. */
-  memcpy(ctx->last_error, first_error, sizeof first_error);
-  return first_status;
+  const duet__gemm_shape shape = {v, ta, tb, m, n, k, lda, ldb, alpha, beta};
+  duet__gemm_plan plan;
+  if ((status = plan_call(ctx, &shape, &plan))) return status;
+  note_plan(ctx, &plan, &shape);
+  return emit(ctx, &plan, &shape, a, b, c, ldc);
 }
 
-/* One variant's launches (checks done). */
-static int run_variant(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m,
-                       size_t n, size_t k, float alpha, const duet_buf *a, size_t lda,
-                       const duet_buf *b, size_t ldb, float beta, duet_buf *c, size_t ldc) {
-  if (v == DUET_GEMM_FAST) {
-    const fast_call f = {.ta = ta,
-                         .tb = tb,
-                         .m = m,
-                         .n = n,
-                         .k = k,
-                         .alpha = alpha,
-                         .beta = beta,
-                         .a = {duet__arg_mem(a), 0, lda, m},
-                         .b = {duet__arg_mem(b), 0, ldb, n},
-                         .c = {duet__arg_mem(c), 0, ldc, m}};
-    return run_fast(ctx, f);
-  }
-  const duet__gemm_scalars s = {.m = (long long)m,
-                                .n = (long long)n,
-                                .k = (long long)k,
-                                .lda = (long long)lda,
-                                .ldb = (long long)ldb,
-                                .ldc = (long long)ldc,
-                                .alpha = alpha,
-                                .beta = beta,
-                                .ta = ta,
-                                .tb = tb};
-  const duet__arg args[] = {duet__arg_gemm(s), duet__arg_mem(a), duet__arg_mem(b),
-                            duet__arg_mem(c)};
-  return DUET__LAUNCH(ctx, gemm_variants[v].kernel, m, n, args);
+int duet_sgemm_plan(duet_ctx *ctx, duet_gemm_variant v, duet_trans ta, duet_trans tb, size_t m,
+                    size_t n, size_t k, size_t lda, size_t ldb, char *text, size_t len) {
+  static const char F[] = "duet_sgemm_plan";
+  int status = check_call(ctx, F, v, ta, tb);
+  if (status) return status;
+  if (!text || !len) return duet__fail(ctx, DUET_EINVAL, "%s: no room for the text", F);
+  text[0] = '\0';
+  if (lda < (ta ? m : k) || ldb < (tb ? k : n))
+    return duet__fail(ctx, DUET_EINVAL, "%s: lda %zu or ldb %zu below the stored rows' length", F,
+                      lda, ldb);
+  const duet__gemm_shape shape = {v, ta, tb, m, n, k, lda, ldb, 1.0f, 0.0f};
+  duet__gemm_plan plan;
+  status = plan_call(ctx, &shape, &plan);
+  if (!status || status == DUET_EUNSUPPORTED || status == DUET_EBUILD)
+    duet__gemm_plan_format(&plan, &shape, ctx->tun, text, len);
+  return status;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Kernels loaded on first use, plans of launches checked whole before any is enqueued, and the
+/* Kernels loaded on first use, a call's launches checked whole before any is enqueued, and the
  * per-context scratch arena that multi-launch routines take their temporaries from. */
 #include <limits.h>
 #include <stdint.h>
@@ -81,9 +81,8 @@ int duet__kernel_attrs_get(duet_ctx *ctx, int id, duet__kernel_attrs *out) {
 }
 
 static int block_fits(const duet_ctx *ctx, const duet__loaded *k) {
-  const unsigned threads = k->shape.block_x * k->shape.block_y;
-  return threads <= ctx->caps.max_block_threads && threads <= k->max_threads &&
-         k->shape.shared_bytes <= ctx->caps.shared_bytes;
+  return duet__shape_fits(&k->shape, ctx->caps.max_block_threads, k->max_threads,
+                          ctx->caps.shared_bytes);
 }
 
 int duet__kernel_fits(duet_ctx *ctx, duet__kernel id, int *fits) {
@@ -152,12 +151,13 @@ static int check_args(duet_ctx *ctx, const duet__step *st, const duet__loaded *k
   return args_mismatch(ctx, st);
 }
 
-/* Records a checked plan into ctx->description instead of enqueueing it (duet__describe). */
+/* Records a call's checked launches into ctx->description instead of enqueueing them
+ * (duet__describe). */
 static int record(duet_ctx *ctx, const duet__step *steps, const duet__launch *launches,
                   unsigned n) {
   duet__description *into = ctx->description;
-  if (n > DUET__MAX_PLAN - into->n)
-    return duet__fail(ctx, DUET_EINVAL, "describing: more than %d launches", DUET__MAX_PLAN);
+  if (n > DUET__MAX_STEPS - into->n)
+    return duet__fail(ctx, DUET_EINVAL, "describing: more than %d launches", DUET__MAX_STEPS);
   for (unsigned i = 0; i < n; i++) {
     duet__described *d = &into->step[into->n++];
     d->kernel = &duet__manifest[steps[i].kernel];
@@ -175,10 +175,10 @@ void duet__describe(duet_ctx *ctx, duet__description *into) {
 }
 
 int duet__run(duet_ctx *ctx, const duet__step *steps, unsigned n) {
-  duet__launch launches[DUET__MAX_PLAN];
-  const duet__loaded *loaded[DUET__MAX_PLAN];
-  if (n > DUET__MAX_PLAN)
-    return duet__fail(ctx, DUET_EINVAL, "a plan of %u launches exceeds %d", n, DUET__MAX_PLAN);
+  duet__launch launches[DUET__MAX_STEPS];
+  const duet__loaded *loaded[DUET__MAX_STEPS];
+  if (n > DUET__MAX_STEPS)
+    return duet__fail(ctx, DUET_EINVAL, "a call of %u launches exceeds %d", n, DUET__MAX_STEPS);
   for (unsigned i = 0; i < n; i++) {
     int status = duet__kernel_get(ctx, steps[i].kernel, &loaded[i]);
     if (!status) status = check_args(ctx, &steps[i], loaded[i]);
@@ -226,10 +226,21 @@ int duet__arena_epoch(duet_ctx *ctx, int epochs, int *epoch) {
   return DUET_OK;
 }
 
+/* The test hook DUET_TEST_ARENA_LIMIT=bytes refuses any growth of a region past that size, as a
+ * device out of memory would (tests/test_errors.c). */
+static int arena_alloc(duet_ctx *ctx, size_t bytes, void **mem) {
+  const char *limit = duet__getenv("DUET_TEST_ARENA_LIMIT");
+  long max;
+  if (limit && !duet__parse_count(limit, strlen(limit), LONG_MAX, &max) && bytes > (size_t)max)
+    return duet__fail(ctx, DUET_ENOMEM, "%zu bytes of scratch exceed DUET_TEST_ARENA_LIMIT=%s",
+                      bytes, limit);
+  return ctx->ops->mem_alloc(ctx, bytes, mem);
+}
+
 int duet__arena(duet_ctx *ctx, duet__arena_region r, size_t bytes, void **mem) {
   if (bytes > ctx->arena_bytes[r]) {
     void *grown = NULL;
-    int status = ctx->ops->mem_alloc(ctx, bytes, &grown);
+    int status = arena_alloc(ctx, bytes, &grown);
     if (status) return status;
     if (r == DUET__ARENA_FLAGS) { /* no flag may carry an epoch still to come */
       status = zero_flags(ctx, grown, bytes);

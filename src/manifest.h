@@ -90,6 +90,15 @@ typedef struct {
   int x_walks_rows; /* the grid's x axis runs along the output's rows, not its columns */
 } duet__shape;
 
+/* The one test of a block against a device's limits: its threads against the device's and the
+ * kernel's own (kernel_threads 0: not known, the device's alone) and its shared bytes. */
+static inline int duet__shape_fits(const duet__shape *s, unsigned device_threads,
+                                   unsigned kernel_threads, size_t shared_bytes) {
+  const unsigned threads = s->block_x * s->block_y;
+  return threads <= device_threads && (!kernel_threads || threads <= kernel_threads) &&
+         s->shared_bytes <= shared_bytes;
+}
+
 /* The scalars of the simple sgemm kernels (naive, coalesced, tiled, register) as one argument
  * by value. NVIDIA's OpenCL enqueue costs about 0.09 us per scalar argument (H100, a kernel's
  * arguments set once: 5.93 us a launch with these ten as arguments, 5.17 with them as this

@@ -25,14 +25,14 @@ int duet_reduce_variant_parse(const char *name, duet_reduce_variant *v) {
   return status;
 }
 
-/* A plan being built: step i reads args[i] = (n, in, out) over `blocks` blocks. */
+/* The passes being built: step i reads args[i] = (n, in, out) over `blocks` blocks. */
 typedef struct {
-  duet__step steps[DUET__MAX_PLAN];
-  duet__arg args[DUET__MAX_PLAN][3];
+  duet__step steps[DUET__MAX_STEPS];
+  duet__arg args[DUET__MAX_STEPS][3];
   unsigned n;
-} plan;
+} passes;
 
-static void add_pass(plan *p, duet__kernel k, size_t n, duet__arg in, duet__arg out,
+static void add_pass(passes *p, duet__kernel k, size_t n, duet__arg in, duet__arg out,
                      size_t blocks) {
   duet__arg *a = p->args[p->n];
   a[0] = duet__arg_i64(n);
@@ -45,8 +45,8 @@ static void add_pass(plan *p, duet__kernel k, size_t n, duet__arg in, duet__arg 
 /* naive and sequential: a block sums `per` elements, so each pass divides the count by `per`
  * (256 or 512 with the default block), ping-ponging between two arena regions; 2^40 floats
  * take five passes. */
-static int plan_tree(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in, duet_buf *out,
-                     plan *p) {
+static int tree_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in, duet_buf *out,
+                       passes *p) {
   const size_t per = (size_t)ctx->tun[DUET__T_REDUCE_BLOCK] * (k == DUET__K_REDUCE_NAIVE ? 1 : 2);
   const size_t first = duet__ceil_div(n, per);
   void *a = NULL, *b = NULL;
@@ -59,9 +59,9 @@ static int plan_tree(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in
   for (size_t count = n;; count = duet__ceil_div(count, per)) {
     const size_t blocks = count > per ? duet__ceil_div(count, per) : 1;
     const duet__arg to = blocks == 1 ? duet__arg_mem(out) : duet__arg_scratch(p->n % 2 ? b : a);
-    if (p->n == DUET__MAX_PLAN)
+    if (p->n == DUET__MAX_STEPS)
       return duet__fail(ctx, DUET_EINVAL, "duet_reduce_sum: %zu floats need more than %d passes", n,
-                        DUET__MAX_PLAN);
+                        DUET__MAX_STEPS);
     add_pass(p, k, count, from, to, blocks);
     if (blocks == 1) return DUET_OK;
     from = to;
@@ -71,8 +71,8 @@ static int plan_tree(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in
 /* shuffle and atomic: a first pass over a grid the device holds at once, each thread reading
  * many float4s; shuffle then sums the blocks' sums in one block (skipped when the first pass
  * had one), atomic adds them into out[0], which a one-block pass over nothing has set to 0. */
-static int plan_shuffle(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in, duet_buf *out,
-                        plan *p) {
+static int shuffle_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in,
+                          duet_buf *out, passes *p) {
   const size_t blocks =
       duet__grid_blocks(ctx, duet__ceil_div(n, 4),
                         (size_t)ctx->tun[DUET__T_REDUCE_BLOCK] * ctx->tun[DUET__T_REDUCE_UNROLL],
@@ -106,10 +106,10 @@ int duet_reduce_sum(duet_ctx *ctx, duet_reduce_variant v, size_t n, const duet_b
     return status;
   if (in == out) return duet__fail(ctx, DUET_EINVAL, "%s: in and out are the same buffer", F);
   const duet__kernel k = reduce_variants[v].kernel;
-  plan p;
+  passes p;
   p.n = 0;
   status = k == DUET__K_REDUCE_NAIVE || k == DUET__K_REDUCE_SEQUENTIAL
-               ? plan_tree(ctx, k, n, in, out, &p)
-               : plan_shuffle(ctx, k, n, in, out, &p);
+               ? tree_passes(ctx, k, n, in, out, &p)
+               : shuffle_passes(ctx, k, n, in, out, &p);
   return status ? status : duet__run(ctx, p.steps, p.n);
 }

@@ -12,7 +12,7 @@ check_LIBRARIES = %reldir%/libharness.a
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
 	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course \
-	%reldir%/test_cache %reldir%/test_cubin_params
+	%reldir%/test_cache %reldir%/test_cubin_params %reldir%/test_plan
 TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
@@ -59,6 +59,13 @@ EXTRA_DIST += tests/time-limit.sh
 	backends/cubin_params.h
 %canon_reldir%_test_cubin_params_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_cubin_params_LDADD = $(%canon_reldir%_harness_ldadd)
+# The GEMM plan alone, on the host, on fabricated devices: it runs in CI without a GPU.
+%canon_reldir%_test_plan_SOURCES = %reldir%/test_plan.c src/gemm_plan.c src/gemm_plan.h \
+	src/manifest.c
+# (its own CFLAGS name its objects apart from the library's of the same sources)
+%canon_reldir%_test_plan_CFLAGS = $(AM_CFLAGS)
+%canon_reldir%_test_plan_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_plan_LDADD = $(%canon_reldir%_harness_ldadd)
 
 # The examples of kernels of your own (examples/*.c, each one source run on every device and
 # checked against the CPU) run as tests too: on PoCL in CI. They exit 0, 1 or 77 and print one

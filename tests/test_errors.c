@@ -3,6 +3,7 @@
  * context that still computes correctly afterwards. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -585,6 +586,51 @@ static void host_checks(void) {
   harness_case_end(&c);
 }
 
+/* A plan whose scratch cannot be allocated fails with DUET_ENOMEM naming it, runs nothing, and
+ * leaves the context usable: the same call computes once memory allows (DUET_TEST_ARENA_LIMIT
+ * stands for a full device). 40 x 50 x 1030 is fast's small tile split along k on any device of
+ * two or more compute units (tests/test_plan.c). */
+static void scratch_errors(const harness_dev *dev) {
+  harness_case c;
+  harness_case_begin(&c, dev, "duet_sgemm fast without its split-K workspace");
+  if (dev->info.compute_units < 2) {
+    harness_case_skip(&c, "one compute unit: the shape takes no split-K here");
+    return;
+  }
+  duet_ctx *ctx = NULL;
+  duet_buf *a = NULL, *b = NULL, *cc = NULL;
+  int st = duet_ctx_create(&ctx, dev->backend, dev->device);
+  if (!st) st = duet_buf_create(ctx, 40 * 1030 * sizeof(float), &a);
+  if (!st) st = duet_buf_create(ctx, 1030 * 50 * sizeof(float), &b);
+  if (!st) st = duet_buf_create(ctx, 40 * 50 * sizeof(float), &cc);
+  if (harness_expect_status(&c, st, DUET_OK, ctx, "setup")) {
+    char plan[2048];
+    st = duet_sgemm_plan(ctx, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 1030, 1030, 50,
+                         plan, sizeof plan);
+    harness_expect_status(&c, st, DUET_OK, ctx, "duet_sgemm_plan");
+    harness_expect(&c, strstr(plan, "k slices") != NULL, "the plan has no split-K: %s", plan);
+    setenv("DUET_TEST_ARENA_LIMIT", "1", 1);
+    st = duet_sgemm(ctx, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 1030, 1.0f, a, 1030,
+                    b, 50, 0.0f, cc, 50);
+    unsetenv("DUET_TEST_ARENA_LIMIT");
+    harness_expect_status(&c, st, DUET_ENOMEM, ctx, "duet_sgemm");
+    harness_expect(&c, strstr(duet_ctx_last_error(ctx), "split-K") != NULL,
+                   "last_error does not say which scratch: \"%s\"", duet_ctx_last_error(ctx));
+    harness_expect_status(&c, duet_finish(ctx), DUET_OK, ctx, "duet_finish after the refusal");
+  }
+  duet_buf_destroy(a);
+  duet_buf_destroy(b);
+  duet_buf_destroy(cc);
+  harness_case_end(&c);
+  if (ctx) {
+    harness_dev d = *dev;
+    d.ctx = ctx;
+    harness_run_sgemm(&d, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 1030, 1.0f, 0.5f,
+                      0);
+    duet_ctx_destroy(ctx);
+  }
+}
+
 static void run(const harness_dev *dev, void *user) {
   (void)user;
   fixture f;
@@ -610,6 +656,7 @@ static void run(const harness_dev *dev, void *user) {
   queue_errors(&f);
   ctx_errors(&f);
   duet_ctx_destroy(f.ctx2);
+  scratch_errors(dev);
   /* After every rejection the context must still compute, exactly. */
   harness_run_move(dev, DUET_TRANSPOSE_AUTO, 33, 31, 3, 17);
   harness_run_move(dev, HARNESS_COPY, 33, 31, 3, 17);

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/* The GEMM plan (src/gemm_plan.h): every decision of a duet_sgemm call, made here once, from
+ * the device's capabilities, the tunable values and the shape. Pure: no context, no device. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "duet_internal.h"
+#include "gemm_plan.h"
+
+#define T(name) ((size_t)tun[DUET__T_##name])
+
+/* Indexed by duet_gemm_variant; AUTO is resolved per call (auto_order). */
+const duet__variant duet__gemm_variants[DUET__GEMM_VARIANTS] = {
+    [DUET_GEMM_AUTO] = {"auto", DUET__K_SGEMM_TILED},
+    [DUET_GEMM_NAIVE] = {"naive", DUET__K_SGEMM_NAIVE},
+    [DUET_GEMM_COALESCED] = {"coalesced", DUET__K_SGEMM_COALESCED},
+    [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED},
+    [DUET_GEMM_REGISTER] = {"register", DUET__K_SGEMM_REGISTER},
+    [DUET_GEMM_FAST] = {"fast", DUET__K_SGEMM_FAST},
+};
+
+/* AUTO's order of preference. A single row of C has no reuse of B for a tile to exploit; the
+ * coalesced kernel keeps all 32 lanes of a warp busy along that row instead of one row of a
+ * mostly idle tile. Otherwise fast, the fastest on every device measured (docs/results/), then
+ * tiled. AUTO takes the first whose every kernel fits the device, down to naive: a device
+ * limited to 128 work-items, or a kernel group that failed to build, hands the call to the
+ * next. */
+#define AUTO_LEN 5
+static const duet_gemm_variant auto_order[2][AUTO_LEN] = {
+    {DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE},
+    {DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE}};
+
+/* Stream-K's flags (kernels_cu/gemm_fast.cuh, fast_stream_k) count a tile's units in 10 bits. */
+enum { SK_MAX_UNITS = 0x3ff };
+
+static size_t units(const duet__gemm_caps *c) { return c->units ? c->units : 1; }
+static size_t round_up(size_t x, size_t g) { return duet__ceil_div(x, g) * g; }
+
+int duet__gemm_kernel_fits(const duet__gemm_caps *caps, const int *tun, duet__kernel k) {
+  duet__shape s;
+  if (caps->unusable >> k & 1) return 0;
+  duet__manifest[k].shape(tun, &s);
+  return duet__shape_fits(&s, caps->max_block_threads, caps->kernel_threads[k], caps->shared_bytes);
+}
+
+/* The piece of C one block of fast's big kernel (small 0) or of its small one covers. */
+typedef struct {
+  size_t m, n;
+} tile;
+static tile fast_tile(const int *tun, int small) {
+  return small ? (tile){T(GEMM_FAST_SMALL_BM), T(GEMM_FAST_SMALL_BN)}
+               : (tile){T(GEMM_FAST_BM), T(GEMM_FAST_BN)};
+}
+static size_t tiles_over(tile d, size_t rows, size_t cols) {
+  return duet__ceil_div(rows, d.m) * duet__ceil_div(cols, d.n);
+}
+
+/* The inputs every rule below reads. */
+typedef struct {
+  const duet__gemm_caps *caps;
+  const int *tun;
+  const duet__gemm_shape *s;
+} ctx_t;
+
+static size_t big_tiles(const ctx_t *x, size_t rows, size_t cols) {
+  return tiles_over(fast_tile(x->tun, 0), rows, cols);
+}
+static size_t waves(const ctx_t *x, size_t rows, size_t cols) {
+  return duet__ceil_div(big_tiles(x, rows, cols), units(x->caps));
+}
+
+/* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units,
+ * else the small tile, split along k into slices where even its tiles leave units idle (at
+ * n = 1024 a 256 x 128 tile gives 32 tiles for 132 units; 128 x 128 with 4 slices fills them). */
+static void tile_piece(const ctx_t *x, duet__gemm_piece *q) {
+  const int *tun = x->tun;
+  const size_t u = units(x->caps), k = x->s->k;
+  q->splits = 1;
+  if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT)) {
+    q->kernel = DUET__K_SGEMM_FAST;
+    return;
+  }
+  q->kernel = DUET__K_SGEMM_FAST_SMALL;
+  const size_t small = tiles_over(fast_tile(tun, 1), q->rows, q->cols);
+  const size_t slots = u * T(GEMM_FAST_SMALL_PER_CU);
+  size_t s = small >= slots ? 1 : (slots + small / 2) / small;
+  if (s > T(GEMM_SPLITK_MAX)) s = T(GEMM_SPLITK_MAX);
+  while (s > 1 && k / s < T(GEMM_SPLITK_MIN_K)) s--;
+  q->splits = (unsigned)s;
+}
+
+/* Stream-K for a piece that takes the big tile, where its tiles leave at least GEMM_FAST_STREAMK
+ * percent of their waves' block slots idle (n = 3072 on 132 units: 288 tiles in 3 waves, 27%
+ * idle), or are all whole and fill less than one wave: the last tiles, one wave's worth and the
+ * remainder (or all of them, under one wave), are shared out by k iteration among one block per
+ * unit. Returns how many tiles that is, 0 for none (docs/results/h100.md has the measurements
+ * behind the rule). The kernel numbers tiles and units in 32 bits. */
+static size_t stream_k_tiles(const ctx_t *x, size_t rows, size_t cols) {
+  const int *tun = x->tun;
+  const size_t pct = T(GEMM_FAST_STREAMK), u = units(x->caps);
+  const size_t tiles = big_tiles(x, rows, cols), slots = duet__ceil_div(tiles, u) * u;
+  const tile big = fast_tile(x->tun, 0);
+  const int whole = rows % big.m == 0 && cols % big.n == 0;
+  if (!pct || tiles >= UINT32_MAX || u > SK_MAX_UNITS) return 0;
+  if ((slots - tiles) * 100 < pct * slots && !(tiles < u && whole)) return 0;
+  return tiles < u ? tiles : tiles % u + u;
+}
+
+/* A piece at most GEMM_SKINNY_S rows or columns thin takes a skinny kernel, a matrix-vector
+ * product, where its other operand is read along the strip (thin rows with B not transposed, thin
+ * columns with A transposed; the n = 4097 last row on the H100 ran at a third of cuBLAS's speed
+ * as small tiles with split-K), else skinny-dot, a dot product per output (thin columns with A
+ * read along its rows, thin rows with B^T). Its grid: one block per tile_x outputs along the long
+ * side, split along k until the blocks give each compute unit about four, with at least 64 of k
+ * per slice. Where the device cannot take the kernel's block (128 work-items) or its group did
+ * not build, the piece keeps its tile: slower, never refused. The skinny kernels derive the
+ * orientation again from ta, tb and the piece's shape by the same rule (kernels_cu/gemm_skinny.cu,
+ * strip_of). */
+static void skinny_piece(const ctx_t *x, duet__gemm_piece *q) {
+  const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
+  const size_t thin = T(GEMM_SKINNY_S);
+  duet__kernel kernel;
+  duet__thin side;
+  if (!T(GEMM_FAST_SKINNY)) return;
+  if ((q->rows <= thin && !tb) || (q->cols <= thin && ta)) {
+    kernel = DUET__K_SGEMM_SKINNY;
+    side = !tb && q->rows <= thin ? DUET__THIN_ROWS : DUET__THIN_COLS;
+  } else if ((q->cols <= thin && !ta) || (q->rows <= thin && tb)) {
+    kernel = DUET__K_SGEMM_SKINNY_DOT;
+    side = !ta && q->cols <= thin ? DUET__THIN_COLS : DUET__THIN_ROWS;
+  } else {
+    return;
+  }
+  if (!duet__gemm_kernel_fits(x->caps, tun, kernel)) return;
+  duet__shape s;
+  duet__manifest[kernel].shape(tun, &s);
+  q->kernel = kernel;
+  q->thin = side;
+  q->blocks = duet__ceil_div(side == DUET__THIN_ROWS ? q->cols : q->rows, s.tile_x);
+  size_t splits = duet__ceil_div(4 * units(x->caps), q->blocks);
+  if (splits > x->s->k / 64) splits = x->s->k / 64;
+  q->splits = splits > 1 ? (unsigned)splits : 1;
+  q->sk_tiles = 0;
+}
+
+/* A piece's kernel, slices, stream-K share and scratch. */
+static int plan_piece(const ctx_t *x, duet__gemm_piece *q) {
+  const int *tun = x->tun;
+  tile_piece(x, q);
+  q->sk_tiles = q->kernel == DUET__K_SGEMM_FAST ? stream_k_tiles(x, q->rows, q->cols) : 0;
+  skinny_piece(x, q);
+  if (q->sk_tiles) {
+    /* one kernel per transpose combination, in the order nn, nt, tn, tt (src/manifest.h) */
+    q->kernel = DUET__K_SGEMM_FAST_SK_NN + 2 * !!x->s->ta + !!x->s->tb;
+    q->blocks = big_tiles(x, q->rows, q->cols) - q->sk_tiles + units(x->caps);
+    /* a slot of partial products per unit and per shared tile, and a flag per shared tile */
+    if (__builtin_mul_overflow(units(x->caps) + q->sk_tiles,
+                               T(GEMM_FAST_BM) * T(GEMM_FAST_BN) * sizeof(float), &q->work_bytes))
+      return DUET_ENOMEM;
+    q->flag_bytes = q->sk_tiles * sizeof(int);
+  } else if (q->splits > 1 && __builtin_mul_overflow((size_t)q->splits * q->rows,
+                                                     q->cols * sizeof(float), &q->work_bytes)) {
+    return DUET_ENOMEM;
+  }
+  return DUET_OK;
+}
+
+/* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
+ * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 units: 561
+ * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
+ * and split-K as few tiles do, or a skinny kernel. */
+static int cut_pieces(const ctx_t *x, duet__gemm_plan *p) {
+  const int *tun = x->tun;
+  const size_t m = x->s->m, n = x->s->n, u = units(x->caps);
+  const tile big = fast_tile(tun, 0);
+  const size_t cut_m = m > big.m && m % big.m <= big.m / 2 ? m % big.m : 0;
+  const size_t cut_n = n > big.n && n % big.n <= big.n / 2 ? n % big.n : 0;
+  unsigned best = 0; /* bit 0: cut rows, bit 1: cut columns */
+  if (T(GEMM_FAST_STRIPS) && (cut_m || cut_n) &&
+      big_tiles(x, m, n) * 100 >= u * T(GEMM_FAST_BIG_PCT)) {
+    size_t best_waves = waves(x, m, n);
+    for (unsigned o = 1; o < 4; o++) {
+      if (((o & 1) && !cut_m) || ((o & 2) && !cut_n)) continue;
+      const size_t w = waves(x, m - (o & 1 ? cut_m : 0), n - (o & 2 ? cut_n : 0));
+      if (w < best_waves) best_waves = w, best = o;
+    }
+  }
+  const size_t mm = m - (best & 1 ? cut_m : 0), nn = n - (best & 2 ? cut_n : 0);
+  p->npieces = 0;
+  p->piece[p->npieces++] = (duet__gemm_piece){.r0 = 0, .rows = mm, .c0 = 0, .cols = nn};
+  if (nn < n)
+    p->piece[p->npieces++] = (duet__gemm_piece){.r0 = 0, .rows = mm, .c0 = nn, .cols = n - nn};
+  if (mm < m) p->piece[p->npieces++] = (duet__gemm_piece){.r0 = mm, .rows = m - mm, .cols = n};
+  for (unsigned i = 0; i < p->npieces; i++) {
+    duet__gemm_piece *q = &p->piece[i];
+    if (plan_piece(x, q)) return DUET_ENOMEM;
+    if (q->work_bytes > p->work_bytes) p->work_bytes = q->work_bytes;
+    if (q->flag_bytes > p->flag_bytes) p->flag_bytes = q->flag_bytes;
+    p->launches += 1 + (q->splits > 1);
+  }
+  return DUET_OK;
+}
+
+/* An operand whose ld is not a multiple of 4 loads one float at a time (n = 4095 on the H100:
+ * 0.88 of n = 4096's rate). Where the multiply does at least GEMM_PACK_MIN_INTENSITY flops per
+ * byte the copy moves, it is copied into the arena at an ld that is, padded along the tiles'
+ * side (m for A, n for B) to a whole number of `tile`s, so that the ragged last row or column of
+ * tiles loads without guards too (kernels_cu/gemm_fast.cuh, mac_tile); the padding is never
+ * written. `tile_rows`: that side is the stored rows (A, B^T), else the stored columns. */
+static void plan_pack(const ctx_t *x, duet__gemm_pack *pk, size_t ld, size_t rows, size_t cols,
+                      int tile_rows, size_t tile) {
+  const int *tun = x->tun;
+  const duet__gemm_shape *s = x->s;
+  const double copied = 8.0 * (double)rows * (double)cols; /* read and written */
+  memset(pk, 0, sizeof *pk);
+  if (ld % 4 == 0 || 2.0 * (double)s->m * (double)s->n * (double)s->k <
+                         copied * (double)T(GEMM_PACK_MIN_INTENSITY))
+    return;
+  const size_t padded_rows = tile_rows ? round_up(rows, tile) : rows;
+  pk->on = 1;
+  pk->rows = rows;
+  pk->cols = cols;
+  pk->ld = round_up(tile_rows ? cols : round_up(cols, tile), 4);
+  pk->reach = tile_rows ? padded_rows : pk->ld;
+  pk->bytes = padded_rows * pk->ld * sizeof(float);
+}
+
+static int plan_fast(const ctx_t *x, duet__gemm_plan *p) {
+  const int *tun = x->tun;
+  const duet__gemm_shape *s = x->s;
+  const tile big = fast_tile(tun, 0), small = fast_tile(tun, 1);
+  const size_t tile_m = big.m > small.m ? big.m : small.m;
+  const size_t tile_n = big.n > small.n ? big.n : small.n;
+  p->form = DUET__GEMM_FAST;
+  plan_pack(x, &p->pack[0], s->lda, s->ta ? s->k : s->m, s->ta ? s->m : s->k, !s->ta, tile_m);
+  plan_pack(x, &p->pack[1], s->ldb, s->tb ? s->n : s->k, s->tb ? s->k : s->n, s->tb, tile_n);
+  p->launches = (unsigned)(p->pack[0].on + p->pack[1].on);
+  return cut_pieces(x, p);
+}
+
+static int plan_variant(const ctx_t *x, duet_gemm_variant v, duet__gemm_plan *p) {
+  memset(p, 0, sizeof *p);
+  p->variant = v;
+  p->units = (unsigned)units(x->caps);
+  if (v == DUET_GEMM_FAST) return plan_fast(x, p);
+  p->form = DUET__GEMM_SIMPLE;
+  p->kernel = duet__gemm_variants[v].kernel;
+  p->launches = 1;
+  return DUET_OK;
+}
+
+unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids) {
+  uint64_t seen = 0;
+  unsigned n = 0;
+#define ADD(k)                                                 \
+  do {                                                         \
+    if (!(seen >> (k)&1)) seen |= 1ull << (k), ids[n++] = (k); \
+  } while (0)
+  if (p->form == DUET__GEMM_SCALE || p->form == DUET__GEMM_SIMPLE) ADD(p->kernel);
+  if (p->form != DUET__GEMM_FAST) return n;
+  if (p->pack[0].on || p->pack[1].on) ADD(DUET__K_COPY);
+  for (unsigned i = 0; i < p->npieces; i++) {
+    ADD(p->piece[i].kernel);
+    if (p->piece[i].splits > 1) ADD(DUET__K_SGEMM_SPLITK_REDUCE);
+  }
+#undef ADD
+  return n;
+}
+
+static int plan_fits(const ctx_t *x, const duet__gemm_plan *p) {
+  duet__kernel ids[DUET__K_COUNT];
+  const unsigned n = duet__gemm_plan_kernels(p, ids);
+  for (unsigned i = 0; i < n; i++)
+    if (!duet__gemm_kernel_fits(x->caps, x->tun, ids[i])) return 0;
+  return 1;
+}
+
+int duet__gemm_plan_make(const duet__gemm_caps *caps, const int *tun, const duet__gemm_shape *s,
+                         duet__gemm_plan *out) {
+  const ctx_t x = {caps, tun, s};
+  memset(out, 0, sizeof *out);
+  out->variant = s->variant;
+  out->units = (unsigned)units(caps);
+  if (s->m == 0 || s->n == 0) return DUET_OK;
+  if (s->k == 0 || s->alpha == 0.0f) {
+    /* C = beta * C; beta == 0 stores zeros so that NaN in C cannot survive. */
+    if (s->beta == 1.0f) return DUET_OK;
+    out->form = DUET__GEMM_SCALE;
+    out->kernel = DUET__K_SCALE;
+    out->launches = 1;
+    return DUET_OK;
+  }
+  if (s->variant != DUET_GEMM_AUTO) return plan_variant(&x, s->variant, out);
+  const duet_gemm_variant *order = auto_order[s->m == 1];
+  for (unsigned i = 0; i < AUTO_LEN; i++) {
+    const int status = plan_variant(&x, order[i], out);
+    if (status) return status;
+    if (plan_fits(&x, out)) return DUET_OK;
+  }
+  /* None fits: the first one's plan, whose launch says why. */
+  const int status = plan_variant(&x, order[0], out);
+  return status ? status : DUET_EUNSUPPORTED;
+}
+
+/* ---- the plan as text ------------------------------------------------------------------------ */
+
+typedef struct {
+  char *buf;
+  size_t len, need;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const size_t at = t->need < t->len ? t->need : t->len;
+  const int n = vsnprintf(t->buf ? t->buf + at : NULL, t->len - at, fmt, ap);
+  va_end(ap);
+  if (n > 0) t->need += (size_t)n;
+}
+
+static void put_kernel(text *t, const int *tun, duet__kernel k) {
+  const duet__kernel_desc *d = &duet__manifest[k];
+  duet__shape s;
+  d->shape(tun, &s);
+  put(t, "%s [%s, %u x %u tile, %u x %u block]", d->name, duet__groups[d->group].name, s.tile_y,
+      s.tile_x, s.block_x, s.block_y);
+}
+
+size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *s, const int *tun,
+                              char *buf, size_t len) {
+  text t = {buf, buf ? len : 0, 0};
+  if (buf && len) buf[0] = '\0';
+  put(&t, "sgemm %zu x %zu x %zu %c%c lda %zu ldb %zu, %s", s->m, s->n, s->k, s->ta ? 't' : 'n',
+      s->tb ? 't' : 'n', s->lda, s->ldb, duet__gemm_variants[s->variant].name);
+  if (s->variant != p->variant) put(&t, " -> %s", duet__gemm_variants[p->variant].name);
+  switch (p->form) {
+    case DUET__GEMM_NOTHING: put(&t, ": nothing to compute\n"); return t.need;
+    case DUET__GEMM_SCALE:
+    case DUET__GEMM_SIMPLE:
+      put(&t, ": %sC = ", p->form == DUET__GEMM_SCALE ? "beta * " : "");
+      put_kernel(&t, tun, p->kernel);
+      put(&t, "\n");
+      return t.need;
+    case DUET__GEMM_FAST: break;
+  }
+  put(&t, ": %u piece%s, %u launch%s", p->npieces, p->npieces == 1 ? "" : "s", p->launches,
+      p->launches == 1 ? "" : "es");
+  if (p->work_bytes) put(&t, ", work %zu bytes", p->work_bytes);
+  if (p->flag_bytes) put(&t, ", flags %zu bytes", p->flag_bytes);
+  put(&t, "\n");
+  for (int i = 0; i < 2; i++) {
+    const duet__gemm_pack *pk = &p->pack[i];
+    if (!pk->on) continue;
+    put(&t, "  pack %c: %zu x %zu into ld %zu, readable to %zu, %zu bytes, by duet_copy\n",
+        i ? 'B' : 'A', pk->rows, pk->cols, pk->ld, pk->reach, pk->bytes);
+  }
+  for (unsigned i = 0; i < p->npieces; i++) {
+    const duet__gemm_piece *q = &p->piece[i];
+    put(&t, "  piece %u: C[%zu:%zu, %zu:%zu] ", i, q->r0, q->r0 + q->rows, q->c0, q->c0 + q->cols);
+    put_kernel(&t, tun, q->kernel);
+    if (q->thin) put(&t, ", thin %s", q->thin == DUET__THIN_ROWS ? "rows" : "columns");
+    if (q->blocks) put(&t, ", %zu blocks", q->blocks);
+    if (q->sk_tiles)
+      put(&t, ", stream-K: the last %zu tiles shared by %u units", q->sk_tiles, p->units);
+    if (q->splits > 1) put(&t, ", %u k slices, then duet_sgemm_splitk_reduce", q->splits);
+    if (q->work_bytes) put(&t, ", work %zu bytes", q->work_bytes);
+    put(&t, "\n");
+  }
+  return t.need;
+}

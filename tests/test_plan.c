@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* The GEMM plan on the host, no device (src/gemm_plan.c): for fabricated devices (an H100 as
+ * CUDA sees it, 132 units with 227 KiB of shared memory a block, and as NVIDIA's OpenCL sees it,
+ * 48 KiB; a GPU of the default set; PoCL on a 2-core CPU; devices of 128 work-items) and the
+ * tuning database's values, each shape chosen to reach a kernel gets that kernel, with its
+ * pieces, orientation, k slices, stream-K share and scratch, so a policy change that moves a
+ * shape off its kernel fails here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm_plan.h"
+#include "harness.h"
+
+/* The database's columns (src/duet_tunables.h), indexed by duet__tuning_set. */
+static int tun[DUET__SET_COUNT][DUET__T_COUNT];
+static void load_sets(void) {
+#define SET_ROW(name, v0, v1, v2) \
+  tun[0][DUET__T_##name] = (v0);  \
+  tun[1][DUET__T_##name] = (v1);  \
+  tun[2][DUET__T_##name] = (v2);
+  DUET__TUNABLES(SET_ROW)
+#undef SET_ROW
+}
+
+typedef struct {
+  const char *name;
+  duet__tuning_set set;
+  duet__gemm_caps caps;
+} device;
+
+static device dev(const char *name, duet__tuning_set set, unsigned units, unsigned threads,
+                  size_t shared) {
+  device d;
+  memset(&d, 0, sizeof d);
+  d.name = name;
+  d.set = set;
+  d.caps.units = units;
+  d.caps.max_block_threads = threads;
+  d.caps.shared_bytes = shared;
+  return d;
+}
+
+#define KIB ((size_t)1024)
+#define K(id) DUET__K_##id
+
+/* A piece as a test expects it: where it is, its kernel, k slices and stream-K tiles, thin side
+ * and 1D grid (0: none). */
+typedef struct {
+  size_t r0, rows, c0, cols;
+  duet__kernel kernel;
+  unsigned splits;
+  size_t sk_tiles;
+  duet__thin thin;
+  size_t blocks;
+} want_piece;
+
+/* A shape and its plan. */
+typedef struct {
+  const char *why; /* which kernel or rule the shape is chosen to reach */
+  duet_gemm_variant variant;
+  int ta, tb;
+  size_t m, n, k, lda, ldb; /* 0: the tightest ld */
+  int status;               /* DUET_OK unless given */
+  duet_gemm_variant runs;
+  duet__gemm_form form;
+  duet__kernel kernel; /* SCALE, SIMPLE */
+  int pack_a, pack_b;
+  unsigned npieces;
+  want_piece piece[DUET__GEMM_MAX_PIECES];
+} want_plan;
+
+static const char *kname(duet__kernel k) {
+  static char buf[DUET__K_COUNT][48];
+  const duet__kernel_desc *d = &duet__manifest[k];
+  snprintf(buf[k], sizeof buf[k], "%s[%s]", d->name, duet__groups[d->group].name);
+  return buf[k];
+}
+
+static void check_plan(const device *d, const want_plan *w) {
+  harness_case c;
+  harness_case_begin(&c, NULL, "plan on %s (%s): %s %zu x %zu x %zu %c%c: %s", d->name,
+                     duet_tuning_set_name((int)d->set), duet_gemm_variant_name(w->variant), w->m,
+                     w->n, w->k, w->ta ? 't' : 'n', w->tb ? 't' : 'n', w->why);
+  const duet__gemm_shape s = {w->variant,
+                              w->ta,
+                              w->tb,
+                              w->m,
+                              w->n,
+                              w->k,
+                              w->lda ? w->lda : (w->ta ? w->m : w->k),
+                              w->ldb ? w->ldb : (w->tb ? w->k : w->n),
+                              1.0f,
+                              0.0f};
+  duet__gemm_plan p;
+  const int st = duet__gemm_plan_make(&d->caps, tun[d->set], &s, &p);
+  char text[4096];
+  duet__gemm_plan_format(&p, &s, tun[d->set], text, sizeof text);
+  harness_expect(&c, st == w->status, "status %s, want %s", duet_status_name(st),
+                 duet_status_name(w->status));
+  harness_expect(&c, p.variant == w->runs, "runs %s, want %s", duet_gemm_variant_name(p.variant),
+                 duet_gemm_variant_name(w->runs));
+  harness_expect(&c, p.form == w->form, "form %d, want %d", (int)p.form, (int)w->form);
+  if (w->form == DUET__GEMM_SIMPLE || w->form == DUET__GEMM_SCALE)
+    harness_expect(&c, p.kernel == w->kernel, "kernel %s, want %s", kname(p.kernel),
+                   kname(w->kernel));
+  if (w->form == DUET__GEMM_FAST) {
+    harness_expect(&c, p.pack[0].on == w->pack_a && p.pack[1].on == w->pack_b,
+                   "packs A %d B %d, want %d %d", p.pack[0].on, p.pack[1].on, w->pack_a, w->pack_b);
+    harness_expect(&c, p.npieces == w->npieces, "%u pieces, want %u", p.npieces, w->npieces);
+    unsigned launches = (unsigned)(p.pack[0].on + p.pack[1].on);
+    size_t work = 0, flags = 0;
+    for (unsigned i = 0; i < p.npieces && i < w->npieces; i++) {
+      const duet__gemm_piece *q = &p.piece[i];
+      const want_piece *e = &w->piece[i];
+      harness_expect(
+          &c, q->r0 == e->r0 && q->rows == e->rows && q->c0 == e->c0 && q->cols == e->cols,
+          "piece %u: C[%zu:%zu, %zu:%zu], want C[%zu:%zu, %zu:%zu]", i, q->r0, q->r0 + q->rows,
+          q->c0, q->c0 + q->cols, e->r0, e->r0 + e->rows, e->c0, e->c0 + e->cols);
+      harness_expect(&c, q->kernel == e->kernel, "piece %u: kernel %s, want %s", i,
+                     kname(q->kernel), kname(e->kernel));
+      harness_expect(&c, q->splits == e->splits, "piece %u: %u k slices, want %u", i, q->splits,
+                     e->splits);
+      harness_expect(&c, q->sk_tiles == e->sk_tiles, "piece %u: %zu stream-K tiles, want %zu", i,
+                     q->sk_tiles, e->sk_tiles);
+      harness_expect(&c, q->thin == e->thin, "piece %u: thin side %d, want %d", i, (int)q->thin,
+                     (int)e->thin);
+      harness_expect(&c, q->blocks == e->blocks, "piece %u: %zu blocks, want %zu", i, q->blocks,
+                     e->blocks);
+      /* the scratch follows from the rest: split-K's partials, stream-K's slots and flags */
+      const size_t tile_bytes =
+          (size_t)tun[d->set][DUET__T_GEMM_FAST_BM] * tun[d->set][DUET__T_GEMM_FAST_BN] * 4;
+      const size_t want_work = e->sk_tiles     ? (p.units + e->sk_tiles) * tile_bytes
+                               : e->splits > 1 ? e->splits * e->rows * e->cols * 4
+                                               : 0;
+      harness_expect(&c, q->work_bytes == want_work, "piece %u: work %zu bytes, want %zu", i,
+                     q->work_bytes, want_work);
+      harness_expect(&c, q->flag_bytes == e->sk_tiles * sizeof(int),
+                     "piece %u: flags %zu bytes, want %zu", i, q->flag_bytes,
+                     e->sk_tiles * sizeof(int));
+      if (q->work_bytes > work) work = q->work_bytes;
+      if (q->flag_bytes > flags) flags = q->flag_bytes;
+      launches += 1 + (q->splits > 1);
+    }
+    harness_expect(&c, p.work_bytes == work && p.flag_bytes == flags,
+                   "plan scratch %zu + %zu bytes, pieces' most %zu + %zu", p.work_bytes,
+                   p.flag_bytes, work, flags);
+    harness_expect(&c, p.launches == launches, "%u launches, want %u", p.launches, launches);
+    /* the text names every piece's kernel, a line each */
+    const char *at = text;
+    for (unsigned i = 0; i < p.npieces; i++) {
+      char tag[32];
+      snprintf(tag, sizeof tag, "piece %u: ", i);
+      const char *line = strstr(at, tag);
+      harness_expect(&c, line && strstr(line, duet__manifest[p.piece[i].kernel].name),
+                     "the text does not name piece %u's kernel", i);
+      if (line) at = line;
+    }
+  }
+  if (c.failed) harness_case_fail(&c, "plan:\n%s", text);
+  harness_case_end(&c);
+}
+
+/* The tables below: a call, and the plan it must get. */
+#define TA_NN 0
+#define TA_NT 0
+#define TA_TN 1
+#define TA_TT 1
+#define TB_NN 0
+#define TB_NT 1
+#define TB_TN 0
+#define TB_TT 1
+#define CALL(V, T, M, N, K_) \
+  .variant = DUET_GEMM_##V, .ta = TA_##T, .tb = TB_##T, .m = (M), .n = (N), .k = (K_)
+#define FAST_PLAN(PA, PB, NP, ...)                                                 \
+  .runs = DUET_GEMM_FAST, .form = DUET__GEMM_FAST, .pack_a = (PA), .pack_b = (PB), \
+  .npieces = (NP), .piece = {__VA_ARGS__}
+#define SIMPLE_PLAN(V, KID) .runs = DUET_GEMM_##V, .form = DUET__GEMM_SIMPLE, .kernel = K(KID)
+/* a piece of fast's big (FAST) or small (FAST_SMALL) tile, one slice */
+#define PIECE(R0, R, C0, C, KID) \
+  { (R0), (R), (C0), (C), K(SGEMM_##KID), 1, 0, DUET__THIN_NONE, 0 }
+#define SPLIT_PIECE(R0, R, C0, C, KID, S) \
+  { (R0), (R), (C0), (C), K(KID), (S), 0, DUET__THIN_NONE, 0 }
+#define SK_PIECE(R0, R, C0, C, KID, TILES, BLOCKS) \
+  { (R0), (R), (C0), (C), K(KID), 1, (TILES), DUET__THIN_NONE, (BLOCKS) }
+#define THIN_PIECE(R0, R, C0, C, KID, S, SIDE, BLOCKS) \
+  { (R0), (R), (C0), (C), K(KID), (S), 0, DUET__THIN_##SIDE, (BLOCKS) }
+
+/* The H100 (nvidia-sm80: big tile 256 x 128, small 128 x 128, skinny up to 4 thin). */
+static void h100(const device *d) {
+  const want_plan w[] = {
+      {"fast's big tile: 512 tiles over 132 units in 4 waves, 3% idle",
+       CALL(FAST, NN, 4096, 4096, 4096), FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST))},
+      {"stream-K: 128 whole tiles under one wave, all shared", CALL(FAST, NN, 2048, 2048, 2048),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 2048, 0, 2048, SGEMM_FAST_SK_NN, 128, 132))},
+      {"stream-K: 288 tiles in 3 waves, 27% idle: the last 156", CALL(FAST, NT, 3072, 3072, 3072),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 3072, 0, 3072, SGEMM_FAST_SK_NT, 156, 264))},
+      {"stream-K, A transposed", CALL(FAST, TN, 2048, 2048, 2048),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 2048, 0, 2048, SGEMM_FAST_SK_TN, 128, 132))},
+      {"stream-K, both transposed", CALL(FAST, TT, 2048, 2048, 2048),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 2048, 0, 2048, SGEMM_FAST_SK_TT, 128, 132))},
+      {"no stream-K where ragged tiles set the time (n = 2000)", CALL(FAST, NN, 2000, 2000, 2000),
+       FAST_PLAN(0, 0, 1, PIECE(0, 2000, 0, 2000, FAST))},
+      {"split-K: 64 small tiles, 4 slices of 256", CALL(FAST, NN, 1024, 1024, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL, 4))},
+      {"small tile without split-K: k too short to slice", CALL(FAST, NN, 1024, 1024, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 1024, FAST_SMALL))},
+      {"issue 22's 4097: A and B packed, the last row cut off as a skinny strip",
+       CALL(AUTO, NN, 4097, 4097, 4097),
+       FAST_PLAN(1, 1, 2, PIECE(0, 4096, 0, 4097, FAST),
+                 THIN_PIECE(4096, 1, 0, 4097, SGEMM_SKINNY, 32, ROWS, 17))},
+      {"issue 22's 4095: packed, no strip (the last tiles are more than half full)",
+       CALL(AUTO, NN, 4095, 4095, 4095), FAST_PLAN(1, 1, 1, PIECE(0, 4095, 0, 4095, FAST))},
+      {"the last column cut off (544 tiles in 5 waves, 528 in 4): skinny-dot on thin columns",
+       CALL(FAST, NN, 4096, 4225, 4096), .ldb = 4228,
+       FAST_PLAN(0, 0, 2, PIECE(0, 4096, 0, 4224, FAST),
+                 THIN_PIECE(0, 4096, 4224, 1, SGEMM_SKINNY_DOT, 2, COLS, 512))},
+      {"skinny, thin rows (1 x n, B read along the row)", CALL(FAST, NN, 1, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMM_SKINNY, 33, ROWS, 16))},
+      /* B's ld of 3 or 2 is packed to 128, a whole tile, though no tile reads it: today's policy
+       * decides packing before the pieces */
+      {"skinny, thin columns (A^T read along the column)", CALL(FAST, TN, 4096, 3, 4096),
+       FAST_PLAN(0, 1, 1, THIN_PIECE(0, 4096, 0, 3, SGEMM_SKINNY, 33, COLS, 16))},
+      {"skinny-dot, thin columns (A read along its rows)", CALL(FAST, NN, 4096, 2, 4096),
+       FAST_PLAN(0, 1, 1, THIN_PIECE(0, 4096, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 512))},
+      {"skinny-dot, thin rows (B^T)", CALL(FAST, NT, 4, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4, 0, 4096, SGEMM_SKINNY_DOT, 2, ROWS, 512))},
+      {"five rows are no strip: the small tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_SMALL, 8))},
+      {"AUTO, one row of C: coalesced", CALL(AUTO, NN, 1, 4096, 4096),
+       SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
+      {"register", CALL(REGISTER, NN, 512, 512, 512), SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)},
+      {"tiled", CALL(TILED, TT, 512, 512, 512), SIMPLE_PLAN(TILED, SGEMM_TILED)},
+      {"coalesced", CALL(COALESCED, NT, 33, 65, 17), SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
+      {"naive", CALL(NAIVE, TN, 33, 65, 17), SIMPLE_PLAN(NAIVE, SGEMM_NAIVE)},
+  };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
+}
+
+/* PoCL on the 2-core development machine (cpu set: 64 x 64 tiles, no stream-K). */
+static void pocl(const device *d) {
+  const want_plan w[] = {
+      {"fast's big tile", CALL(AUTO, NN, 128, 128, 128),
+       FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST))},
+      {"one tile for two units: the small tile, k too short to split", CALL(FAST, NN, 64, 64, 64),
+       FAST_PLAN(0, 0, 1, PIECE(0, 64, 0, 64, FAST_SMALL))},
+      {"split-K (test_manifest's shape)", CALL(FAST, NT, 40, 50, 1030),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 40, 0, 50, SGEMM_FAST_SMALL, 2))},
+      {"skinny, thin rows", CALL(AUTO, NN, 3, 700, 301),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 3, 0, 700, SGEMM_SKINNY, 3, ROWS, 3))},
+      {"skinny-dot on thin columns, the last 9 rows cut off as a strip",
+       CALL(AUTO, NT, 521, 2, 130),
+       FAST_PLAN(0, 0, 2, THIN_PIECE(0, 512, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 64),
+                 THIN_PIECE(512, 9, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 2))},
+      {"no pack for a short multiply at an unaligned ld", CALL(FAST, NN, 100, 100, 100), .lda = 101,
+       .ldb = 101, FAST_PLAN(0, 0, 1, PIECE(0, 100, 0, 100, FAST))},
+      {"k == 0 scales C", CALL(AUTO, NN, 20, 30, 0), .runs = DUET_GEMM_AUTO,
+       .form = DUET__GEMM_SCALE, .kernel = K(SCALE)},
+  };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
+}
+
+/* AUTO's fallbacks: what a device cannot run, or a kernel that failed to load, hands the call to
+ * the next variant: fast, tiled, register, coalesced, naive (m = 1: coalesced first). */
+static void fallbacks(void) {
+  device d = dev("a CPU of 128 work-items", DUET__SET_CPU, 2, 128, 1024 * KIB);
+  const want_plan keep[] = {
+      /* fast's block of 64 fits, skinny's of 256 does not: the strip keeps its tile */
+      {"skinny does not fit: fast's tile", CALL(AUTO, NN, 3, 700, 301),
+       FAST_PLAN(0, 0, 1, PIECE(0, 3, 0, 700, FAST))},
+      /* AUTO, m == 1: coalesced's 256 do not fit, fast's 64 do */
+      {"one row, coalesced too large: fast", CALL(AUTO, NN, 1, 300, 255),
+       FAST_PLAN(0, 0, 1, PIECE(0, 1, 0, 300, FAST))},
+  };
+  for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) check_plan(&d, &keep[i]);
+  /* a large device whose kernels fail to load one after the other */
+  d = dev("PoCL with kernels that failed to build", DUET__SET_CPU, 2, 4096, 1024 * KIB);
+  static const struct {
+    duet__kernel broken;
+    duet_gemm_variant runs;
+    duet__kernel kernel;
+  } chain[] = {
+      {K(SGEMM_FAST), DUET_GEMM_TILED, K(SGEMM_TILED)},
+      {K(SGEMM_TILED), DUET_GEMM_REGISTER, K(SGEMM_REGISTER)},
+      {K(SGEMM_REGISTER), DUET_GEMM_COALESCED, K(SGEMM_COALESCED)},
+      {K(SGEMM_COALESCED), DUET_GEMM_NAIVE, K(SGEMM_NAIVE)},
+  };
+  for (size_t i = 0; i < sizeof chain / sizeof chain[0]; i++) {
+    d.caps.unusable |= 1ull << chain[i].broken;
+    char why[96];
+    snprintf(why, sizeof why, "%s does not load: %s", duet__manifest[chain[i].broken].name,
+             duet_gemm_variant_name(chain[i].runs));
+    const want_plan w = {why, CALL(AUTO, NN, 128, 128, 128), .runs = chain[i].runs,
+                         .form = DUET__GEMM_SIMPLE, .kernel = chain[i].kernel};
+    check_plan(&d, &w);
+  }
+  /* naive too: none runs, the plan is fast's, whose launch says why */
+  d.caps.unusable |= 1ull << K(SGEMM_NAIVE);
+  const want_plan none = {
+      "nothing loads: fast's plan, DUET_EUNSUPPORTED", CALL(AUTO, NN, 128, 128, 128),
+      FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST)), .status = DUET_EUNSUPPORTED};
+  check_plan(&d, &none);
+  /* a kernel's own limit, learned when it loaded: tiled's build takes 128 work-items */
+  d = dev("PoCL whose tiled build takes 128", DUET__SET_CPU, 2, 4096, 1024 * KIB);
+  d.caps.unusable = 1ull << K(SGEMM_FAST);
+  d.caps.kernel_threads[K(SGEMM_TILED)] = 128;
+  const want_plan own = {"tiled's own limit: register", CALL(AUTO, NN, 128, 128, 128),
+                         SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)};
+  check_plan(&d, &own);
+  /* the H100's set on 128 work-items: no variant has fewer than 256 */
+  d = dev("an H100-set device of 128 work-items", DUET__SET_NVIDIA_SM80, 132, 128, 48 * KIB);
+  const want_plan small[] = {
+      {"no variant fits: fast's plan, DUET_EUNSUPPORTED", CALL(AUTO, NN, 4096, 4096, 4096),
+       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST)), .status = DUET_EUNSUPPORTED},
+      /* an explicit variant is never replaced: its launch says why */
+      {"tiled asked for: tiled", CALL(TILED, NN, 64, 64, 64), SIMPLE_PLAN(TILED, SGEMM_TILED)},
+  };
+  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) check_plan(&d, &small[i]);
+}
+
+/* The default set on a mid-size GPU (128 x 128 tiles both, 80 units). */
+static void generic(const device *d) {
+  const want_plan w[] = {
+      {"fast's big tile: 320 tiles, 4 whole waves", CALL(AUTO, NN, 2048, 2560, 2048),
+       FAST_PLAN(0, 0, 1, PIECE(0, 2048, 0, 2560, FAST))},
+      {"stream-K: 144 tiles in 2 waves, 10% idle: the last 144 % 80 + 80",
+       CALL(AUTO, NN, 1536, 1536, 1536),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 1536, 0, 1536, SGEMM_FAST_SK_NN, 144, 80))},
+  };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
+}
+
+int main(void) {
+  harness_init("test_plan");
+  load_sets();
+  h100(&(device){"H100 CUDA",
+                 DUET__SET_NVIDIA_SM80,
+                 {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}});
+  h100(&(device){"H100 OpenCL",
+                 DUET__SET_NVIDIA_SM80,
+                 {.units = 132, .max_block_threads = 1024, .shared_bytes = 48 * KIB}});
+  pocl(&(device){"PoCL 2 cores",
+                 DUET__SET_CPU,
+                 {.units = 2, .max_block_threads = 4096, .shared_bytes = 1024 * KIB}});
+  generic(&(device){"a default-set GPU",
+                    DUET__SET_DEFAULT,
+                    {.units = 80, .max_block_threads = 1024, .shared_bytes = 48 * KIB}});
+  fallbacks();
+  harness_contexts_ran(1);
+  return harness_end();
+}
