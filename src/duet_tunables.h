@@ -48,7 +48,7 @@
  *                         own (small tiles, split-K); 0: never
  * GEMM_FAST_STREAMK       stream-K: where the big tiles leave at least this percentage of their
  *                         waves' block slots idle, fast shares the last tiles' k iterations out
- *                         among one block per compute unit (gemm.c); 0: never. 0 on CPUs:
+ *                         among one block per compute unit (src/gemm_plan.c); 0: never. 0 on CPUs:
  *                         on PoCL it summed a partial before it was whole, now and then
  *                         (docs/correctness.md), cause not yet found
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena

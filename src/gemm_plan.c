@@ -61,19 +61,19 @@ typedef struct {
   const duet__gemm_caps *caps;
   const int *tun;
   const duet__gemm_shape *s;
-} ctx_t;
+} inputs;
 
-static size_t big_tiles(const ctx_t *x, size_t rows, size_t cols) {
+static size_t big_tiles(const inputs *x, size_t rows, size_t cols) {
   return tiles_over(fast_tile(x->tun, 0), rows, cols);
 }
-static size_t waves(const ctx_t *x, size_t rows, size_t cols) {
+static size_t waves(const inputs *x, size_t rows, size_t cols) {
   return duet__ceil_div(big_tiles(x, rows, cols), units(x->caps));
 }
 
 /* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units,
  * else the small tile, split along k into slices where even its tiles leave units idle (at
  * n = 1024 a 256 x 128 tile gives 32 tiles for 132 units; 128 x 128 with 4 slices fills them). */
-static void tile_piece(const ctx_t *x, duet__gemm_piece *q) {
+static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   const size_t u = units(x->caps), k = x->s->k;
   q->splits = 1;
@@ -94,9 +94,9 @@ static void tile_piece(const ctx_t *x, duet__gemm_piece *q) {
  * percent of their waves' block slots idle (n = 3072 on 132 units: 288 tiles in 3 waves, 27%
  * idle), or are all whole and fill less than one wave: the last tiles, one wave's worth and the
  * remainder (or all of them, under one wave), are shared out by k iteration among one block per
- * unit. Returns how many tiles that is, 0 for none (docs/results/h100.md has the measurements
- * behind the rule). The kernel numbers tiles and units in 32 bits. */
-static size_t stream_k_tiles(const ctx_t *x, size_t rows, size_t cols) {
+ * unit. Returns how many tiles that is, 0 for none (docs/results/tuning-notes.md has the
+ * measurements behind the rule). The kernel numbers tiles and units in 32 bits. */
+static size_t stream_k_tiles(const inputs *x, size_t rows, size_t cols) {
   const int *tun = x->tun;
   const size_t pct = T(GEMM_FAST_STREAMK), u = units(x->caps);
   const size_t tiles = big_tiles(x, rows, cols), slots = duet__ceil_div(tiles, u) * u;
@@ -109,15 +109,14 @@ static size_t stream_k_tiles(const ctx_t *x, size_t rows, size_t cols) {
 
 /* A piece at most GEMM_SKINNY_S rows or columns thin takes a skinny kernel, a matrix-vector
  * product, where its other operand is read along the strip (thin rows with B not transposed, thin
- * columns with A transposed; the n = 4097 last row on the H100 ran at a third of cuBLAS's speed
- * as small tiles with split-K), else skinny-dot, a dot product per output (thin columns with A
- * read along its rows, thin rows with B^T). Its grid: one block per tile_x outputs along the long
- * side, split along k until the blocks give each compute unit about four, with at least 64 of k
- * per slice. Where the device cannot take the kernel's block (128 work-items) or its group did
- * not build, the piece keeps its tile: slower, never refused. The skinny kernels derive the
- * orientation again from ta, tb and the piece's shape by the same rule (kernels_cu/gemm_skinny.cu,
- * strip_of). */
-static void skinny_piece(const ctx_t *x, duet__gemm_piece *q) {
+ * columns with A transposed), else skinny-dot, a dot product per output (thin columns with A read
+ * along its rows, thin rows with B^T); docs/results/tuning-notes.md says what the small tile did
+ * with such a strip. Its grid: one block per tile_x outputs along the strip, split along k until
+ * the blocks give each compute unit about four, with at least 64 of k per slice. Where the device
+ * cannot take the kernel's block (128 work-items) or its group did not build, the piece keeps its
+ * tile: slower, never refused. The skinny kernels derive the orientation again from ta, tb and the
+ * piece's shape by the same rule (kernels_cu/gemm_skinny.cu, strip_of). */
+static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   const size_t thin = T(GEMM_SKINNY_S);
   duet__kernel kernel;
@@ -145,7 +144,7 @@ static void skinny_piece(const ctx_t *x, duet__gemm_piece *q) {
 }
 
 /* A piece's kernel, slices, stream-K share and scratch. */
-static int plan_piece(const ctx_t *x, duet__gemm_piece *q) {
+static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   tile_piece(x, q);
   q->sk_tiles = q->kernel == DUET__K_SGEMM_FAST ? stream_k_tiles(x, q->rows, q->cols) : 0;
@@ -170,7 +169,7 @@ static int plan_piece(const ctx_t *x, duet__gemm_piece *q) {
  * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 units: 561
  * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
  * and split-K as few tiles do, or a skinny kernel. */
-static int cut_pieces(const ctx_t *x, duet__gemm_plan *p) {
+static int cut_pieces(const inputs *x, duet__gemm_plan *p) {
   const int *tun = x->tun;
   const size_t m = x->s->m, n = x->s->n, u = units(x->caps);
   const tile big = fast_tile(tun, 0);
@@ -202,13 +201,13 @@ static int cut_pieces(const ctx_t *x, duet__gemm_plan *p) {
   return DUET_OK;
 }
 
-/* An operand whose ld is not a multiple of 4 loads one float at a time (n = 4095 on the H100:
- * 0.88 of n = 4096's rate). Where the multiply does at least GEMM_PACK_MIN_INTENSITY flops per
+/* An operand whose ld is not a multiple of 4 loads one float at a time (what that costs:
+ * docs/results/tuning-notes.md). Where the multiply does at least GEMM_PACK_MIN_INTENSITY flops per
  * byte the copy moves, it is copied into the arena at an ld that is, padded along the tiles'
  * side (m for A, n for B) to a whole number of `tile`s, so that the ragged last row or column of
  * tiles loads without guards too (kernels_cu/gemm_fast.cuh, mac_tile); the padding is never
  * written. `tile_rows`: that side is the stored rows (A, B^T), else the stored columns. */
-static void plan_pack(const ctx_t *x, duet__gemm_pack *pk, size_t ld, size_t rows, size_t cols,
+static void plan_pack(const inputs *x, duet__gemm_pack *pk, size_t ld, size_t rows, size_t cols,
                       int tile_rows, size_t tile) {
   const int *tun = x->tun;
   const duet__gemm_shape *s = x->s;
@@ -226,7 +225,7 @@ static void plan_pack(const ctx_t *x, duet__gemm_pack *pk, size_t ld, size_t row
   pk->bytes = padded_rows * pk->ld * sizeof(float);
 }
 
-static int plan_fast(const ctx_t *x, duet__gemm_plan *p) {
+static int plan_fast(const inputs *x, duet__gemm_plan *p) {
   const int *tun = x->tun;
   const duet__gemm_shape *s = x->s;
   const tile big = fast_tile(tun, 0), small = fast_tile(tun, 1);
@@ -239,7 +238,7 @@ static int plan_fast(const ctx_t *x, duet__gemm_plan *p) {
   return cut_pieces(x, p);
 }
 
-static int plan_variant(const ctx_t *x, duet_gemm_variant v, duet__gemm_plan *p) {
+static int plan_variant(const inputs *x, duet_gemm_variant v, duet__gemm_plan *p) {
   memset(p, 0, sizeof *p);
   p->variant = v;
   p->units = (unsigned)units(x->caps);
@@ -268,7 +267,7 @@ unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids) {
   return n;
 }
 
-static int plan_fits(const ctx_t *x, const duet__gemm_plan *p) {
+static int plan_fits(const inputs *x, const duet__gemm_plan *p) {
   duet__kernel ids[DUET__K_COUNT];
   const unsigned n = duet__gemm_plan_kernels(p, ids);
   for (unsigned i = 0; i < n; i++)
@@ -278,7 +277,7 @@ static int plan_fits(const ctx_t *x, const duet__gemm_plan *p) {
 
 int duet__gemm_plan_make(const duet__gemm_caps *caps, const int *tun, const duet__gemm_shape *s,
                          duet__gemm_plan *out) {
-  const ctx_t x = {caps, tun, s};
+  const inputs x = {caps, tun, s};
   memset(out, 0, sizeof *out);
   out->variant = s->variant;
   out->units = (unsigned)units(caps);
