@@ -59,13 +59,10 @@ EXTRA_DIST += tests/time-limit.sh
 	backends/cubin_params.h
 %canon_reldir%_test_cubin_params_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_cubin_params_LDADD = $(%canon_reldir%_harness_ldadd)
-# The GEMM plan alone, on the host, on fabricated devices: it runs in CI without a GPU.
-%canon_reldir%_test_plan_SOURCES = %reldir%/test_plan.c src/gemm_plan.c src/gemm_plan.h \
-	src/manifest.c
-# (its own CFLAGS name its objects apart from the library's of the same sources)
-%canon_reldir%_test_plan_CFLAGS = $(AM_CFLAGS)
+# The GEMM plan alone, on the host, on fabricated devices (src/gemm_plan.c through the library's
+# objects): it runs in CI without a GPU.
 %canon_reldir%_test_plan_LDFLAGS = $(OPENMP_CFLAGS)
-%canon_reldir%_test_plan_LDADD = $(%canon_reldir%_harness_ldadd)
+%canon_reldir%_test_plan_LDADD = $(%canon_reldir%_internal_ldadd)
 
 # The examples of kernels of your own (examples/*.c, each one source run on every device and
 # checked against the CPU) run as tests too: on PoCL in CI. They exit 0, 1 or 77 and print one
