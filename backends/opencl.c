@@ -2,12 +2,13 @@
 /* The OpenCL backend: one in-order profiling queue per duet_ctx, on the cl_context that every
  * duet_ctx of its device shares (opencl_programs.c), with the programs built on it (a family's
  * members also count their buffers' frees together: their buffers reach each other's kernels).
- * Each kernel is built on its first use as its own program: kernels_cl/common.cl followed by its
- * group's file (embedded at build time), with the -D options the manifest gives for the
- * context's tunable values and one that compiles only that kernel of the file, so that a cold
- * call waits for no other kernel. A kernel that fails to build fails only the calls that need
- * it. Every OpenCL call goes through duet__cl, the ICD loader opened at run time
- * (opencl_loader.c): without it the backend has no device. */
+ * Each kernel is built on its first use as its own program: src/duet_kernel.h,
+ * kernels_cl/common.cl and kernels/builtin.h followed by its group's file (embedded at build
+ * time), with the -D options the manifest gives for the context's tunable values and one that
+ * compiles only that kernel of the file, so that a cold call waits for no other kernel. A kernel
+ * that fails to build fails only the calls that need it. Every OpenCL call goes through
+ * duet__cl, the ICD loader opened at run time (opencl_loader.c): without it the backend has no
+ * device. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ typedef struct {
   const char *text;
 } duet__cl_source;
 extern const duet__cl_source duet__cl_sources[];
+extern const duet__cl_source duet__kernel_header[]; /* src/duet_kernel.h, embedded */
 
 /* Vendor queries (cl_nv_device_attribute_query, cl_amd_device_attribute_query). */
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
@@ -260,14 +262,17 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
   return status;
 }
 
-static const char *group_source(duet__group g, const char **common) {
+/* Group g's file, and the files every group's program starts with (kernels_cl/common.cl, then
+ * kernels/builtin.h, which the kernels written once for both backends need). */
+static const char *group_source(duet__group g, const char **common, const char **builtin) {
   const char *text = NULL;
-  *common = NULL;
+  *common = *builtin = NULL;
   for (const duet__cl_source *src = duet__cl_sources; src->name; src++) {
     if (!strcmp(src->name, "common")) *common = src->text;
+    if (!strcmp(src->name, "builtin")) *builtin = src->text;
     if (!strcmp(src->name, duet__groups[g].source)) text = src->text;
   }
-  return *common ? text : NULL;
+  return *common && *builtin ? text : NULL;
 }
 
 /* Whether group g is in $var, a comma-separated list of group names. */
@@ -280,14 +285,14 @@ static int listed(const char *var, duet__group g) {
   return 0;
 }
 
-/* Kernel d's program: common.cl, then its group's file compiled for d alone
- * (-DDUET_KERNEL_ONLY -DDUET_WANT_<name>), with its group's -D options. The test hooks
- * DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl makes fail to
- * build or build with a warning, to prove both paths; they are options, so part of the key
- * that finds a program in memory and on disk. */
+/* Kernel d's program: duet_kernel.h (the dialect), common.cl, builtin.h, then its group's file
+ * compiled for d alone (-DDUET_KERNEL_ONLY -DDUET_WANT_<name>), with its group's -D options.
+ * The test hooks DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl
+ * makes fail to build or build with a warning, to prove both paths; they are options, so part
+ * of the key that finds a program in memory and on disk. */
 static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program *prog) {
   const duet__group g = d->group;
-  const char *common, *text = group_source(g, &common);
+  const char *common, *builtin, *text = group_source(g, &common, &builtin);
   if (!text)
     return duet__fail(ctx, DUET_EBUILD, "opencl: no source embedded for kernel group %s",
                       duet__groups[g].name);
@@ -311,8 +316,8 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program 
            d->name, extra[0], extra[1], extra[2]);
   snprintf(what, sizeof what, "%s of kernel group %s", d->name, duet__groups[g].name);
   free(tunables);
-  const char *srcs[] = {common, text};
-  const int status = duet__cl_program_get(ctx, IMPL(ctx)->shared, 2, srcs, options, what, prog);
+  const char *srcs[] = {duet__kernel_header[0].text, common, builtin, text};
+  const int status = duet__cl_program_get(ctx, IMPL(ctx)->shared, 4, srcs, options, what, prog);
   free(options);
   return status;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the OpenCL kernels; kernels_cu/common.cuh holds their CUDA twins.
- * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). Every kernel group's program is this file
- * followed by the group's own file (copy.cl, transpose.cl, gemm.cl, ...).
+ * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). Every kernel group's program is
+ * src/duet_kernel.h, this file, kernels/builtin.h and the group's own file (copy.cl,
+ * transpose.cl, gemm.cl, ..., or one of kernels/, written once for both backends).
  * Every kernel declares reqd_work_group_size from its tunables: the compiler can then size its
  * barriers and registers for the block, and the backend checks the core's launch against it. */
 
@@ -90,29 +91,4 @@ inline operand col_of_op(int trans, idx_t c, idx_t ld) {
 /* BLAS beta: with beta == 0, C is not read, so NaN or garbage there cannot leak. */
 inline void store_c(__global float *c, idx_t at, float alpha, float acc, float beta) {
   c[at] = beta == 0.0f ? alpha * acc : alpha * acc + beta * c[at];
-}
-
-/* Split-K, where the grid has slices along dimension 2: slice z takes k in [beg, end) =
- * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
- * writes its partial product into its own m x ldc slab of the workspace, so *c moves there,
- * *alpha becomes 1 and *beta 0: the reduction applies alpha and beta once, to the whole sum, as
- * BLAS does (alpha = 3e38 on each slice overflows where it does not on the sum, and alpha = inf
- * makes inf - inf of slices of either sign). With one slice: all of k, and c, alpha and beta as
- * they are. */
-typedef struct {
-  idx_t beg, end;
-} k_range;
-inline k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc, __global float *restrict *c,
-                            float *alpha, float *beta) {
-  const int slices = get_num_groups(2);
-  k_range r = {0, k};
-  if (slices > 1) {
-    const idx_t kc = ((k + slices - 1) / slices + step - 1) / step * step;
-    r.beg = min(k, (idx_t)get_group_id(2) * kc);
-    r.end = min(k, r.beg + kc);
-    *c += (idx_t)get_group_id(2) * m * ldc;
-    *alpha = 1.0f;
-    *beta = 0.0f;
-  }
-  return r;
 }

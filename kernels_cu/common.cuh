@@ -23,6 +23,14 @@ constexpr int duet_tun_table[DUET__T_COUNT][DUET__SET_COUNT] = {
 #undef DUET__TUN_ROW
 };
 #define TUN(S, name) (duet_tun_table[DUET__T_##name][(S)])
+/* The same as a constant that device code may read anywhere (the table is a host array, which
+ * device code may read only where the compiler folds it): the tunables of the kernels written
+ * once (kernels/builtin.h). */
+template <int V>
+struct duet_tun_const {
+  static constexpr int value = V;
+};
+#define TUN_CONST(S, name) (duet_tun_const<TUN(S, name)>::value)
 
 /* The block of copy, scale and the naive transpose: TRANSPOSE_TILE x TRANSPOSE_ROWS threads and
  * no shared memory. */
@@ -90,31 +98,6 @@ __device__ __forceinline__ operand col_of_op(int trans, idx_t c, idx_t ld) {
 /* BLAS beta: with beta == 0, C is not read, so NaN or garbage there cannot leak. */
 __device__ __forceinline__ void store_c(float *c, idx_t at, float alpha, float acc, float beta) {
   c[at] = beta == 0.0f ? alpha * acc : alpha * acc + beta * c[at];
-}
-
-/* Split-K, where the grid has slices along z: slice z takes k in [beg, end) =
- * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
- * writes its partial product into its own m x ldc slab of the workspace, so c moves there,
- * alpha becomes 1 and beta 0: the reduction applies alpha and beta once, to the whole sum, as
- * BLAS does (alpha = 3e38 on each slice overflows where it does not on the sum, and alpha = inf
- * makes inf - inf of slices of either sign). With one slice: all of k, and c, alpha and beta as
- * they are. */
-struct k_range {
-  idx_t beg, end;
-};
-__device__ __forceinline__ k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
-                                                float *__restrict__ &c, float &alpha, float &beta) {
-  const int slices = gridDim.z;
-  k_range r = {0, k};
-  if (slices > 1) {
-    const idx_t kc = ((k + slices - 1) / slices + step - 1) / step * step;
-    r.beg = min(k, (idx_t)blockIdx.z * kc);
-    r.end = min(k, r.beg + kc);
-    c += (idx_t)blockIdx.z * m * ldc;
-    alpha = 1.0f;
-    beta = 0.0f;
-  }
-  return r;
 }
 
 #endif

@@ -40,6 +40,32 @@
 
 #include <stdint.h>
 
+/* Split-K, where the grid has slices along z (kernels/builtin.h has the same for the kernels
+ * written once, with pointers for the references): slice z takes k in [beg, end) =
+ * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
+ * writes its partial product into its own m x ldc slab of the workspace, so c moves there,
+ * alpha becomes 1 and beta 0: the reduction applies alpha and beta once, to the whole sum, as
+ * BLAS does (alpha = 3e38 on each slice overflows where it does not on the sum, and alpha = inf
+ * makes inf - inf of slices of either sign). With one slice: all of k, and c, alpha and beta as
+ * they are. */
+struct k_range {
+  idx_t beg, end;
+};
+__device__ __forceinline__ k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
+                                                float *__restrict__ &c, float &alpha, float &beta) {
+  const int slices = gridDim.z;
+  k_range r = {0, k};
+  if (slices > 1) {
+    const idx_t kc = ((k + slices - 1) / slices + step - 1) / step * step;
+    r.beg = min(k, (idx_t)blockIdx.z * kc);
+    r.end = min(k, r.beg + kc);
+    c += (idx_t)blockIdx.z * m * ldc;
+    alpha = 1.0f;
+    beta = 0.0f;
+  }
+  return r;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* register: 2D register blocking (the course step after shared-memory tiling).                */
 
@@ -535,8 +561,8 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
                                               const float *__restrict__ a, idx_t lda,
                                               const float *__restrict__ b, idx_t ldb, float beta,
                                               float *__restrict__ c, idx_t ldc, idx_t m_read,
-                                              idx_t n_read, float *smem, unsigned units,
-                                              int epoch, float *work, int *flags) {
+                                              idx_t n_read, float *smem, unsigned units, int epoch,
+                                              float *work, int *flags) {
   constexpr int NT = sgemm_fast_threads<BM, BN, BK, WM, WN, TM, TN>();
   __shared__ int ticket;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;

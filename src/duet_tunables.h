@@ -20,7 +20,9 @@
 #define DUET__FOR_EACH_SET(M, ...) M(0, __VA_ARGS__) M(1, __VA_ARGS__) M(2, __VA_ARGS__)
 
 /* X(NAME, default, nvidia-sm80, cpu). Kernel files name the same tunables without the DUET
- * prefix and carry #ifndef fallbacks equal to the default column, so each compiles alone.
+ * prefix. Those of kernels_cl/ carry #ifndef fallbacks equal to the default column, so each
+ * compiles alone; those of kernels/ (written once for both backends) have none: the OpenCL
+ * backend always passes the values, and kernels_cu/ defines them per set.
  *
  * TRANSPOSE_TILE, _ROWS   transpose and copy: a TILE x TILE tile moved by a TILE x ROWS block
  * TRANSPOSE_BAND          tiled transposes: tile columns per band of the block order

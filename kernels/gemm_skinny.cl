@@ -1,31 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM skinny: a strip of C a few rows or columns thin, as fast's plans cut them (src/gemm.c).
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
- * Compiled after common.cl; kernels_cu/gemm_skinny.cu holds the CUDA twin. Its own group, so that
- * a program of a few lines is built for it (gemm_fast.cl's build takes NVIDIA's compiler about
- * 24 s).
+ * Written once for both backends in the dialect of src/duet_kernel.h and kernels/builtin.h
+ * (which says how each backend builds it). Its own group, so that a program of a few lines is
+ * built for it on OpenCL (gemm_fast's build takes NVIDIA's compiler about 24 s).
  *
- * Tunables (-D options; the default below):
- *   GEMM_SKINNY_S  the most rows (or columns) of C the strip may have (4)
- * Fixed: skinny 64 x 4 work-items per work-group (SKINNY_LX x SKINNY_KG), 256 outputs along the
- * strip; skinny-dot 32 x 8 work-items (DOT_LX x DOT_RY), 8 outputs along the strip, k in chunks
- * of 512. Local memory (the last, __local argument): skinny SKINNY_KG * GEMM_SKINNY_S * 256
- * floats, skinny-dot GEMM_SKINNY_S * 512. */
+ * Tunables (values per tuning set in src/duet_tunables.h; -D options on OpenCL, one
+ * instantiation per set on CUDA):
+ *   GEMM_SKINNY_S  the most rows (or columns) of C the strip may have (4 in every set)
+ * Fixed: skinny 64 x 4 threads per block (SKINNY_LX x SKINNY_KG), 256 outputs along the strip;
+ * skinny-dot 32 x 8 threads (DOT_LX x DOT_RY), 8 outputs along the strip, k in chunks of 512.
+ * Shared memory (dynamic; on OpenCL the last, __local argument): skinny SKINNY_KG *
+ * GEMM_SKINNY_S * 256 floats, skinny-dot GEMM_SKINNY_S * 512. */
 #ifndef GEMM_SKINNY_S
-#define GEMM_SKINNY_S 4
+#error "GEMM_SKINNY_S comes from the tuning set: -D on OpenCL, kernels_cu/gemm_skinny.cu on CUDA"
 #endif
 
 /* The thin side of a strip is S <= GEMM_SKINNY_S rows (m <= GEMM_SKINNY_S and !tb: C's rows are
  * a few rows of op(A) times B, read along n) or else columns (n <= GEMM_SKINNY_S and ta: op(A) is
  * A^T, read along m); call the long side L (n, or m) and the operand read along it v:
  * C(s, l) = sum_p u(s, p) v(p, l), u the thin operand. A strip is a matrix-vector product, bound
- * by reading v once; the tiled kernels reload the thin operand through local memory for every BK
- * step and keep few loads in flight (the H100: 1 x 4097 x 4097 at a third of cuBLAS's speed).
- * Work-group: 64 x SKINNY_KG work-items over 256 outputs along L, each item 4 of them (a float4
- * of v where ld and alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the
- * SKINNY_KG partial sums meet in local memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats, the last
- * argument). 1D grid of ceil(L / 256) work-groups; get_num_groups(2) split-K slices
- * (splitk_slice in common.cl, slices of any length). Any m, n, k, ld.
+ * by reading v once; the tiled kernels reload the thin operand through shared memory for every
+ * BK step and keep few loads in flight (the H100: 1 x 4097 x 4097 at a third of cuBLAS's speed).
+ * Block: 64 x SKINNY_KG threads over 256 outputs along L, each thread 4 of them (a float4 of v
+ * where ld and alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the
+ * SKINNY_KG partial sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats).
+ * 1D grid of ceil(L / 256) blocks; grid dimension 2 is split-K slices (splitk_slice in
+ * kernels/builtin.h, slices of any length). Any m, n, k, ld.
  * fast's argument list, so that a strip's plan can take it in place of the small tile; m_read
  * and n_read are not needed (it reads inside m x k and k x n only). */
 #define SKINNY_LX 64
@@ -38,14 +39,14 @@
  * u(s, p) = u[s * us + p * up], C(s, l) = c[s * cs + l * cl]. */
 typedef struct {
   idx_t S, L;
-  __global const float *v;
+  DUET_GLOBAL const float *v;
   idx_t ldv;
-  __global const float *u;
+  DUET_GLOBAL const float *u;
   idx_t us, up, cs, cl;
 } strip_view;
-inline strip_view strip_of(bool thin_rows, int ta, int tb, idx_t m, idx_t n,
-                           __global const float *a, idx_t lda, __global const float *b, idx_t ldb,
-                           idx_t ldc) {
+INLINE_FN strip_view strip_of(bool thin_rows, int ta, int tb, idx_t m, idx_t n,
+                              DUET_GLOBAL const float *a, idx_t lda, DUET_GLOBAL const float *b,
+                              idx_t ldb, idx_t ldc) {
   strip_view w;
   w.S = thin_rows ? m : n;
   w.L = thin_rows ? n : m;
@@ -59,16 +60,16 @@ inline strip_view strip_of(bool thin_rows, int ta, int tb, idx_t m, idx_t n,
   return w;
 }
 
-/* This item's 4 elements of v's row p from l on, e of which exist. */
-inline float4 skinny_load(__global const float *restrict v, idx_t ldv, idx_t p, idx_t l, int e,
-                          bool vec) {
-  __global const float *src = v + p * ldv + l;
-  if (vec) return *(__global const float4 *)src;
-  return (float4)(e > 0 ? src[0] : 0.0f, e > 1 ? src[1] : 0.0f, e > 2 ? src[2] : 0.0f,
-                  e > 3 ? src[3] : 0.0f);
+/* This thread's 4 elements of v's row p from l on, e of which exist. */
+INLINE_FN float4 skinny_load(DUET_GLOBAL const float *DUET_RESTRICT v, idx_t ldv, idx_t p, idx_t l,
+                             int e, bool vec) {
+  DUET_GLOBAL const float *src = v + p * ldv + l;
+  if (vec) return GLOBAL_CONST_FLOAT4(src);
+  return DUET_MAKE_FLOAT4(e > 0 ? src[0] : 0.0f, e > 1 ? src[1] : 0.0f, e > 2 ? src[2] : 0.0f,
+                          e > 3 ? src[3] : 0.0f);
 }
-inline void skinny_mac(__global const float *restrict u, idx_t us, idx_t up, idx_t S, idx_t p,
-                       float4 x, float acc[GEMM_SKINNY_S][4]) {
+INLINE_FN void skinny_mac(DUET_GLOBAL const float *DUET_RESTRICT u, idx_t us, idx_t up, idx_t S,
+                          idx_t p, float4 x, float acc[GEMM_SKINNY_S][4]) {
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++)
     if (s < S) {
@@ -81,23 +82,25 @@ inline void skinny_mac(__global const float *restrict u, idx_t us, idx_t up, idx
 }
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny)
-__kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void duet_sgemm_skinny(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
-    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
-    __local float *smem) {
+DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) void duet_sgemm_skinny(
+    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+    DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,
+    DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,
+    DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,
+    idx_t n_read DUET_SHARED_PARAM(float, smem)) {
+  DUET_SHARED_BIND(float, smem);
   a += a_off;
   b += b_off;
   c += c_off;
   const strip_view w = strip_of(!tb && m <= GEMM_SKINNY_S, ta, tb, m, n, a, lda, b, ldb, ldc);
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
-  __global const float *restrict v = w.v;
-  __global const float *restrict u = w.u;
+  DUET_GLOBAL const float *DUET_RESTRICT v = w.v;
+  DUET_GLOBAL const float *DUET_RESTRICT u = w.u;
   const k_range ks = splitk_slice(k, 1, m, ldc, &c, &alpha, &beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
-  const int tx = get_local_id(0), ty = get_local_id(1);
-  const idx_t l = (idx_t)get_group_id(0) * SKINNY_LT + 4 * tx;
-  const int e = (int)max((idx_t)0, min((idx_t)4, L - l)); /* this item's outputs along L */
+  const int tx = DUET_THREAD_IDX(0), ty = DUET_THREAD_IDX(1);
+  const idx_t l = (idx_t)DUET_BLOCK_IDX(0) * SKINNY_LT + 4 * tx;
+  const int e = (int)max((idx_t)0, min((idx_t)4, L - l)); /* this thread's outputs along L */
   const bool vec = e == 4 && (ldv & 3) == 0 && ((uintptr_t)(v + l) & 15) == 0;
   float acc[GEMM_SKINNY_S][4];
 #pragma unroll
@@ -116,15 +119,15 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
   for (; p < kend; p += SKINNY_KG)
     skinny_mac(u, us, up, S, p, skinny_load(v, ldv, p, l, e, vec), acc);
 
-  /* The SKINNY_KG partial sums of each output, added in k-group order. */
+    /* The SKINNY_KG partial sums of each output, added in k-group order. */
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++)
 #pragma unroll
     for (int j = 0; j < 4; j++) smem[(ty * GEMM_SKINNY_S + s) * SKINNY_LT + 4 * tx + j] = acc[s][j];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  LOCAL_BARRIER();
   for (int o = ty * SKINNY_LX + tx; o < GEMM_SKINNY_S * SKINNY_LT; o += SKINNY_KG * SKINNY_LX) {
     const int s = o / SKINNY_LT, j = o % SKINNY_LT;
-    const idx_t lo = (idx_t)get_group_id(0) * SKINNY_LT + j;
+    const idx_t lo = (idx_t)DUET_BLOCK_IDX(0) * SKINNY_LT + j;
     if (s >= S || lo >= L) continue;
     float sum = 0.0f;
     for (int g = 0; g < SKINNY_KG; g++) sum += smem[(g * GEMM_SKINNY_S + s) * SKINNY_LT + j];
@@ -136,77 +139,78 @@ __kernel __attribute__((reqd_work_group_size(SKINNY_LX, SKINNY_KG, 1))) void due
 /* skinny-dot: the strips whose long operand is read across k, which skinny cannot take: S <=
  * GEMM_SKINNY_S columns with A not transposed (C(l, s) = row l of A . column s of op(B)), or else
  * rows with B transposed (C(s, l) = row s of op(A) . row l of B). Row l of that operand v is
- * contiguous along k, so each output is a dot product: a warp per l, DOT_RY of them per
- * work-group, its lanes reading float4s of the row (where ld and alignment allow) while the thin
- * operand's DOT_KC-wide chunk waits in local memory for all of them; the lanes' partial sums meet
- * in the same local memory at the end (GEMM_SKINNY_S * DOT_KC floats, the last argument). 1D
- * grid of ceil(L / DOT_RY) work-groups; get_num_groups(2) split-K slices (splitk_slice, whole
- * float4s). */
+ * contiguous along k, so each output is a dot product: a warp per l, DOT_RY of them per block,
+ * its lanes reading float4s of the row (where ld and alignment allow) while the thin operand's
+ * DOT_KC-wide chunk waits in shared memory for all of them; the lanes' partial sums meet in the
+ * same shared memory at the end (GEMM_SKINNY_S * DOT_KC floats, >= DOT_RY * GEMM_SKINNY_S *
+ * DOT_LX). 1D grid of ceil(L / DOT_RY) blocks; grid dimension 2 is split-K slices
+ * (splitk_slice, whole float4s). */
 #define DOT_LX 32
 #define DOT_RY 8
 #define DOT_KC 512
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny_dot)
-__kernel __attribute__((reqd_work_group_size(DOT_LX, DOT_RY, 1))) void duet_sgemm_skinny_dot(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,
-    idx_t a_off, idx_t lda, __global const float *restrict b, idx_t b_off, idx_t ldb, float beta,
-    __global float *restrict c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,
-    __local float *smem) {
+DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) void duet_sgemm_skinny_dot(
+    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+    DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,
+    DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,
+    DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,
+    idx_t n_read DUET_SHARED_PARAM(float, smem)) {
+  DUET_SHARED_BIND(float, smem);
   a += a_off;
   b += b_off;
   c += c_off;
   /* thin columns where A is read along its rows, else thin rows (B^T) */
   const strip_view w = strip_of(!(!ta && n <= GEMM_SKINNY_S), ta, tb, m, n, a, lda, b, ldb, ldc);
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
-  __global const float *restrict v = w.v;
-  __global const float *restrict u = w.u;
+  DUET_GLOBAL const float *DUET_RESTRICT v = w.v;
+  DUET_GLOBAL const float *DUET_RESTRICT u = w.u;
   const k_range ks = splitk_slice(k, 4, m, ldc, &c, &alpha, &beta);
-  const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * DOT_LX + tx;
-  const idx_t l = (idx_t)get_group_id(0) * DOT_RY + ty;
+  const int tx = DUET_THREAD_IDX(0), ty = DUET_THREAD_IDX(1), tid = ty * DOT_LX + tx;
+  const idx_t l = (idx_t)DUET_BLOCK_IDX(0) * DOT_RY + ty;
   const bool live = l < L;
-  __global const float *restrict row = v + (live ? l : 0) * ldv;
-  const bool vec = ((ldv & 3) | ((size_t)v & 15)) == 0; /* slices start on whole float4s */
+  DUET_GLOBAL const float *DUET_RESTRICT row = v + (live ? l : 0) * ldv;
+  const bool vec = ((ldv & 3) | ((uintptr_t)v & 15)) == 0; /* slices start on whole float4s */
   float acc[GEMM_SKINNY_S];
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++) acc[s] = 0.0f;
   for (idx_t p0 = ks.beg; p0 < ks.end; p0 += DOT_KC) {
     const int kl = (int)min((idx_t)DOT_KC, ks.end - p0);
     /* u's chunk, zero past S and k */
-    __global const float *restrict uc = u + p0 * up;
+    DUET_GLOBAL const float *DUET_RESTRICT uc = u + p0 * up;
 #pragma unroll 1
     for (int s = 0; s < GEMM_SKINNY_S; s++)
       for (int q = tid; q < DOT_KC; q += DOT_LX * DOT_RY)
         smem[s * DOT_KC + q] = s < S && q < kl ? uc[s * us + q * up] : 0.0f;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    LOCAL_BARRIER();
     if (live) {
       float4 x[DOT_KC / (4 * DOT_LX)];
 #pragma unroll
       for (int j = 0; j < DOT_KC / (4 * DOT_LX); j++) {
         const int q = 4 * tx + j * 4 * DOT_LX;
-        __global const float *src = row + p0 + q;
-        /* a cast, not vload4: NVIDIA compiles vload4 to four scalar loads */
+        DUET_GLOBAL const float *src = row + p0 + q;
         if (vec && q + 4 <= kl)
-          x[j] = *(__global const float4 *)src;
+          x[j] = GLOBAL_CONST_FLOAT4(src);
         else
-          x[j] = (float4)(q < kl ? src[0] : 0.0f, q + 1 < kl ? src[1] : 0.0f,
-                          q + 2 < kl ? src[2] : 0.0f, q + 3 < kl ? src[3] : 0.0f);
+          x[j] = DUET_MAKE_FLOAT4(q < kl ? src[0] : 0.0f, q + 1 < kl ? src[1] : 0.0f,
+                                  q + 2 < kl ? src[2] : 0.0f, q + 3 < kl ? src[3] : 0.0f);
       }
 #pragma unroll
       for (int j = 0; j < DOT_KC / (4 * DOT_LX); j++) {
         const int q = 4 * tx + j * 4 * DOT_LX;
 #pragma unroll
         for (int s = 0; s < GEMM_SKINNY_S; s++) {
-          const float4 w = vload4(0, smem + s * DOT_KC + q);
+          const float4 w = DUET_LOAD4(0, smem + s * DOT_KC + q);
           acc[s] = fma(x[j].x, w.x, fma(x[j].y, w.y, fma(x[j].z, w.z, fma(x[j].w, w.w, acc[s]))));
         }
       }
     }
-    barrier(CLK_LOCAL_MEM_FENCE); /* the next chunk overwrites u's */
+    LOCAL_BARRIER(); /* the next chunk overwrites u's */
   }
   /* The DOT_LX lanes' partial sums of each output, added in lane order. */
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++) smem[(ty * GEMM_SKINNY_S + s) * DOT_LX + tx] = acc[s];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  LOCAL_BARRIER();
   if (live && tx < S) {
     float sum = 0.0f;
     for (int i = 0; i < DOT_LX; i++) sum += smem[(ty * GEMM_SKINNY_S + tx) * DOT_LX + i];

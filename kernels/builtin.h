@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* What duet's own kernels written once (the files of kernels/) need beyond the public dialect of
+ * src/duet_kernel.h, in the manner of CLBlast's opencl_to_cuda.h: a few names with one meaning
+ * and a line per backend, then the helpers the GEMM kernels share, written once.
+ *
+ * How a kernel written once is built:
+ *   OpenCL: every built-in program is duet_kernel.h, kernels_cl/common.cl, this file and the
+ *     group's file (backends/opencl.c), each kernel compiled alone (-DDUET_KERNEL_ONLY
+ *     -DDUET_WANT_<name>) with the tuning set's values as -D options (src/tuning.c).
+ *   CUDA: kernels_cu/<group>.cu includes kernels_cu/common.cuh, this file, and then the group's
+ *     file once per tuning set, inside namespace set<S>, with each tunable the file uses defined
+ *     as that set's compile-time constant (TUN(DUET_SET, NAME)); nvcc compiles them ahead of
+ *     time, and kernels_cu/registry.h's table finds them by name and set.
+ * Either way a tunable is a compile-time constant, so loops over it unroll and arrays sized by
+ * it live in registers, as in the hand-kept twins these files replaced. Helpers the course
+ * kernels also use (store_c, band_tile, row_of_op, ...) stay in kernels_cl/common.cl and
+ * kernels_cu/common.cuh, which keep them with one call syntax on both backends. */
+#ifndef DUET_BUILTIN_H
+#define DUET_BUILTIN_H
+
+/* No #include here: the program cache keys only sources without one (src/cache.c). OpenCL
+ * prepends duet_kernel.h; CUDA's files include it (and <stdint.h>) before this one. */
+#ifndef DUET_KERNEL_H
+#error "src/duet_kernel.h comes first"
+#endif
+
+#if defined(DUET_OPENCL)
+/* A helper function: OpenCL C 1.2's inline, as the twins had it. */
+#define INLINE_FN inline
+/* The block a kernel is compiled for: x by y work-items, exactly (the backend checks the launch
+ * against it). CUDA can state a register budget as a minimum of resident blocks; OpenCL cannot
+ * (NVIDIA's compiler sizes registers from reqd_work_group_size alone). */
+#define KERNEL_BLOCK(x, y) __attribute__((reqd_work_group_size((x), (y), 1)))
+#define KERNEL_BLOCK_MIN(x, y, min_blocks) KERNEL_BLOCK(x, y)
+/* A barrier over the block's shared (local) memory only: duet_kernel.h's DUET_BARRIER also
+ * fences global memory, which the GEMM kernels do not need between their tile steps. */
+#define LOCAL_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+/* A pointer of a given address space to a float4, for the 16-byte loads and stores. (A cast,
+ * not vload4: NVIDIA's OpenCL compiles vload4 on global memory to four scalar loads.) */
+#define GLOBAL_FLOAT4(p) (*(__global float4 *)(p))
+#define GLOBAL_CONST_FLOAT4(p) (*(__global const float4 *)(p))
+#define LOCAL_FLOAT4(p) (*(__local float4 *)(p))
+
+#elif defined(DUET_CUDA)
+/* Built-in kernels are C++ functions inside namespace set<S> (one per tuning set), found through
+ * the registry's function pointers, not by name: extern "C" would make the sets' kernels one
+ * symbol. */
+#undef DUET_KERNEL
+#define DUET_KERNEL __global__
+#define INLINE_FN static __device__ __forceinline__
+#define KERNEL_BLOCK(x, y) __launch_bounds__((x) * (y))
+#define KERNEL_BLOCK_MIN(x, y, min_blocks) __launch_bounds__((x) * (y), (min_blocks))
+#define LOCAL_BARRIER() __syncthreads()
+#define GLOBAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
+#define GLOBAL_CONST_FLOAT4(p) (*reinterpret_cast<const float4 *>(p))
+#define LOCAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
+
+#else
+#error "kernels/builtin.h follows src/duet_kernel.h"
+#endif
+
+/* Split-K, where the grid has slices along dimension 2: slice z takes k in [beg, end) =
+ * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
+ * writes its partial product into its own m x ldc slab of the workspace, so *c moves there,
+ * *alpha becomes 1 and *beta 0: the reduction applies alpha and beta once, to the whole sum, as
+ * BLAS does (alpha = 3e38 on each slice overflows where it does not on the sum, and alpha = inf
+ * makes inf - inf of slices of either sign). With one slice: all of k, and c, alpha and beta as
+ * they are. */
+typedef struct {
+  idx_t beg, end;
+} k_range;
+INLINE_FN k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
+                               DUET_GLOBAL float *DUET_RESTRICT *c, float *alpha, float *beta) {
+  const int slices = (int)DUET_GRID_DIM(2);
+  k_range r = {0, k};
+  if (slices > 1) {
+    const idx_t kc = ((k + slices - 1) / slices + step - 1) / step * step;
+    r.beg = min(k, (idx_t)DUET_BLOCK_IDX(2) * kc);
+    r.end = min(k, r.beg + kc);
+    *c += (idx_t)DUET_BLOCK_IDX(2) * m * ldc;
+    *alpha = 1.0f;
+    *beta = 0.0f;
+  }
+  return r;
+}
+
+#endif
