@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Kernels as data: every tuning set runs every kernel correctly on every backend (each backend
- * refuses, at load, a compiled kernel whose block or shared memory disagrees with the core's
- * launch: CUDA through its registry rows, OpenCL through reqd_work_group_size); DUET_TUNE
- * retunes OpenCL; kernel groups build on first use, one at a time, and a broken group fails
- * only its own routines; DUET_OPENCL_WERROR=1 makes a build warning a failure. */
+/* Kernels as data: every tuning set runs every kernel of the manifest correctly on every
+ * backend, fast's plans steered onto each of theirs (big and small tile, split-K, skinny and
+ * skinny-dot in both orientations, stream-K for each transpose pair); each backend refuses, at
+ * load, a compiled kernel whose block or shared memory disagrees with the core's launch (CUDA
+ * through its registry rows, OpenCL through reqd_work_group_size); DUET_TUNE retunes OpenCL; kernel
+ * groups build on first use, one at a time, and a broken group fails only its own routines;
+ * DUET_OPENCL_WERROR=1 makes a build warning a failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,122 @@ static void run_every_kernel(const harness_dev *dev) {
   harness_run_sgemm(dev, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1.0f, 0.5f, 1);
 }
 
+/* A value of the context's tunables by name (-1: none of that name). */
+static int tunable(duet_ctx *ctx, const char *want) {
+  const char *name;
+  int value;
+  for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
+    if (!strcmp(name, want)) return value;
+  return -1;
+}
+
+/* A GEMM call that fast's plan may turn into the kernel a target wants. */
+typedef struct {
+  duet_trans ta, tb;
+  size_t m, n, k;
+  int padded;
+} gemm_call;
+
+/* Each of fast's kernels with the plan line that says it runs (every substring on one piece's
+ * line of duet_sgemm_plan's text). */
+typedef struct {
+  const char *what, *has[2];
+} target;
+
+/* Whether one piece line of text has both substrings. */
+static int plan_has(const char *text, const target *t) {
+  for (const char *line = text; line && *line;
+       line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    const char *end = strchr(line, '\n');
+    const size_t len = end ? (size_t)(end - line) : strlen(line);
+    char one[1024];
+    snprintf(one, sizeof one, "%.*s", (int)len, line);
+    if (strstr(one, "piece ") && strstr(one, t->has[0]) && (!t->has[1] || strstr(one, t->has[1])))
+      return 1;
+  }
+  return 0;
+}
+
+/* Finds among calls the first whose plan on ctx reaches t and runs it, checked against the CPU;
+ * SKIP where none does (a kernel whose block the device cannot take, a set without stream-K). */
+static void reach(const harness_dev *dev, const target *t, const gemm_call *calls, size_t n) {
+  char text[4096] = "";
+  for (size_t i = 0; i < n; i++) {
+    const gemm_call *g = &calls[i];
+    const size_t lda = (g->ta ? g->m : g->k) + (g->padded ? 3 : 0);
+    const size_t ldb = (g->tb ? g->k : g->n) + (g->padded ? 5 : 0);
+    if (duet_sgemm_plan(dev->ctx, DUET_GEMM_FAST, g->ta, g->tb, g->m, g->n, g->k, lda, ldb, text,
+                        sizeof text) != DUET_OK ||
+        !plan_has(text, t))
+      continue;
+    printf("      %s: the next case's plan:\n%s", t->what, text); /* which kernel it runs */
+    harness_run_sgemm(dev, DUET_GEMM_FAST, g->ta, g->tb, g->m, g->n, g->k, 1.5f, 0.5f, g->padded);
+    return;
+  }
+  harness_case c;
+  harness_case_begin(&c, dev, "sgemm fast reaching %s", t->what);
+  harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
+}
+
+/* Every kernel of fast's plans: big and small tile, split-K, skinny and skinny-dot in both
+ * orientations, and stream-K for each transpose pair (on sk, a context whose set plans it).
+ * The calls are derived from the context's tiles and units, so that each reaches its kernel on
+ * any device; duet_sgemm_plan says which one does. */
+static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
+  duet_ctx *ctx = dev->ctx;
+  const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
+  const size_t sbm = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BM");
+  const size_t sbn = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BN");
+  const size_t units = dev->info.compute_units ? dev->info.compute_units : 1;
+  /* whole waves of big tiles, and one small tile (the big tile's 75% of units needs two) */
+  const gemm_call big[] = {{DUET_NO_TRANS, DUET_NO_TRANS, units * bm - 1, bn - 3, 24, 1},
+                           {DUET_TRANS, DUET_NO_TRANS, 2 * units * bm - 1, bn - 3, 24, 1}};
+  const gemm_call small[] = {{DUET_NO_TRANS, DUET_TRANS, sbm - 1, sbn - 3, 24, 1},
+                             {DUET_NO_TRANS, DUET_TRANS, sbm / 2, sbn / 2, 24, 1}};
+  const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
+                             {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
+  const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 1, 700, 301, 1},
+                                   {DUET_NO_TRANS, DUET_NO_TRANS, 3, 700, 301, 0}};
+  const gemm_call skinny_cols[] = {{DUET_TRANS, DUET_NO_TRANS, 700, 3, 301, 1}};
+  const gemm_call dot_cols[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 700, 2, 130, 1}};
+  const gemm_call dot_rows[] = {{DUET_NO_TRANS, DUET_TRANS, 3, 700, 130, 1}};
+  const target t[] = {
+      {"the big tile", {"duet_sgemm_fast [gemm_fast,", NULL}},
+      {"the small tile", {"duet_sgemm_fast [gemm_fast_small,", NULL}},
+      {"split-K", {"duet_sgemm_splitk_reduce", NULL}},
+      {"skinny on thin rows", {"duet_sgemm_skinny [", "thin rows"}},
+      {"skinny on thin columns", {"duet_sgemm_skinny [", "thin columns"}},
+      {"skinny-dot on thin rows", {"duet_sgemm_skinny_dot", "thin rows"}},
+      {"skinny-dot on thin columns", {"duet_sgemm_skinny_dot", "thin columns"}},
+  };
+  reach(dev, &t[0], big, sizeof big / sizeof big[0]);
+  reach(dev, &t[1], small, sizeof small / sizeof small[0]);
+  reach(dev, &t[2], split, sizeof split / sizeof split[0]);
+  reach(dev, &t[3], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
+  reach(dev, &t[4], skinny_cols, 1);
+  reach(dev, &t[5], dot_rows, 1);
+  reach(dev, &t[6], dot_cols, 1);
+  /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole
+   * tiles under a wave or a wave with a quarter idle */
+  static const char *const sk_names[4] = {"duet_sgemm_fast_sk_nn", "duet_sgemm_fast_sk_nt",
+                                          "duet_sgemm_fast_sk_tn", "duet_sgemm_fast_sk_tt"};
+  enum { MAX_SK_CALLS = 8 };
+  for (int tr = 0; tr < 4; tr++) {
+    gemm_call calls[MAX_SK_CALLS];
+    size_t n = 0;
+    const size_t first = (3 * units + 3) / 4;
+    for (size_t tiles = first; n < MAX_SK_CALLS && tiles <= 2 * units + 1; tiles++)
+      calls[n++] = (gemm_call){tr >> 1 ? DUET_TRANS : DUET_NO_TRANS,
+                               tr & 1 ? DUET_TRANS : DUET_NO_TRANS,
+                               tiles * bm,
+                               bn,
+                               24,
+                               0};
+    const target sk_t = {sk_names[tr], {sk_names[tr], NULL}};
+    reach(sk, &sk_t, calls, n);
+  }
+}
+
 /* A harness device on ctx whose label names the set, so that each case line says which. */
 static harness_dev on_ctx(const harness_dev *dev, duet_ctx *ctx, const char *set) {
   harness_dev d = *dev;
@@ -112,6 +230,27 @@ static void check_sets(const harness_dev *dev) {
     check_tunables(dev, ctx, set);
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
+    /* stream-K where the set has it, else with DUET_TUNE turning it on (a plan tunable, so
+     * CUDA takes it too) on another context of the same set */
+    duet_ctx *sk_ctx = NULL;
+    if (tunable(ctx, "GEMM_FAST_STREAMK") == 0) {
+      const char *old = getenv("DUET_TUNE");
+      char *saved = old ? strdup(old) : NULL;
+      setenv("DUET_TUNE", "GEMM_FAST_STREAMK=5", 1);
+      harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=GEMM_FAST_STREAMK=5",
+                         set);
+      harness_expect_status(&c, create_with(&sk_ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
+                            "duet_ctx_create");
+      harness_case_end(&c);
+      if (saved)
+        setenv("DUET_TUNE", saved, 1);
+      else
+        unsetenv("DUET_TUNE");
+      free(saved);
+    }
+    harness_dev sk = sk_ctx ? on_ctx(dev, sk_ctx, set) : d;
+    reach_fast_kernels(&d, &sk);
+    duet_ctx_destroy(sk_ctx);
     duet_ctx_destroy(ctx);
   }
 }
