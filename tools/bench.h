@@ -100,9 +100,11 @@ typedef struct {
   int launch;      /* the launch command (bench_launch.c) */
   int user_kernel; /* the kernel command (bench_kernel.c) */
   bench_kernel_opts kern;
-  int overlap;     /* the overlap command (bench_overlap.c) */
-  int kernels;     /* the kernels command (bench_kernels.c) */
-  int default_run; /* no subcommand: the best device only */
+  int overlap;          /* the overlap command (bench_overlap.c) */
+  int kernels;          /* the kernels command (bench_kernels.c) */
+  int plan;             /* the plan command (bench_plan.c) */
+  int plan_ta, plan_tb; /* plan: --ta, --tb */
+  int default_run;      /* no subcommand: the best device only */
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes; /* 0: the defaults for each device's type */
   int backend;

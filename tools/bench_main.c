@@ -282,8 +282,9 @@ int main(int argc, char **argv) {
     free(o.kern.source);
     return 1;
   }
-  if (o.launch || o.overlap || o.kernels || o.user_kernel) {
-    st = o.launch        ? bench_launch(&o, devs, ndev)
+  if (o.launch || o.overlap || o.kernels || o.user_kernel || o.plan) {
+    st = o.plan          ? bench_plan(&o, devs, ndev)
+         : o.launch      ? bench_launch(&o, devs, ndev)
          : o.overlap     ? bench_overlap(&o, devs, ndev)
          : o.user_kernel ? bench_kernel(&o, devs, ndev)
                          : bench_kernels(&o, devs, ndev);

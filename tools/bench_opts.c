@@ -61,6 +61,12 @@ static void usage(FILE *f) {
       "                    stage; each stage alone, copies in and out at once, and the\n"
       "                    bounds overlap approaches; median of --reps runs (default %d),\n"
       "                    then a timeline of each chunk's stages from device events\n"
+      "  plan              what duet_sgemm would run for one shape (-m -n -k, --ta, --tb;\n"
+      "                    default 1024^3) on each device, per --variant (gemm names or\n"
+      "                    all; default auto), as duet_sgemm_plan describes it: the variant\n"
+      "                    AUTO picks, packed operands, and each piece of C with its\n"
+      "                    kernel, k slices, stream-K share and scratch; nothing is run\n"
+      "      --ta, --tb    plan: A, B transposed\n"
       "  kernels           every kernel as loaded on each device: block, shared memory,\n"
       "                    registers, local memory, and CUDA's theoretical occupancy\n"
       "                    (built with configure --enable-bench-internals only)\n"
@@ -228,7 +234,9 @@ enum {
   OPT_PLOT,
   OPT_SEED,
   OPT_BATCH,
-  OPT_VERSION
+  OPT_VERSION,
+  OPT_TA,
+  OPT_TB
 };
 
 static const struct option long_opts[] = {
@@ -248,6 +256,8 @@ static const struct option long_opts[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"ta", no_argument, NULL, OPT_TA},
+    {"tb", no_argument, NULL, OPT_TB},
     {"grid", required_argument, NULL, BENCH_OPT_GRID},
     {"block", required_argument, NULL, BENCH_OPT_BLOCK},
     {"shared", required_argument, NULL, BENCH_OPT_SHARED},
@@ -290,6 +300,8 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
         o->device = (int)v;
       return 0;
     case OPT_VARIANT: o->variants = arg; return 0;
+    case OPT_TA: o->plan_ta = 1; return 0;
+    case OPT_TB: o->plan_tb = 1; return 0;
     case 'r':
       if (number(arg, 1, 10000, &v)) return bad("bad --reps '%s': give 1 to 10000", arg);
       o->reps = (int)v;
@@ -337,6 +349,10 @@ static int parse_command(const char *cmd, bench_opts *o) {
     o->user_kernel = 1;
     return 0;
   }
+  if (strcmp(cmd, "plan") == 0) {
+    o->plan = 1;
+    return 0;
+  }
   if (strcmp(cmd, "overlap") == 0 || strcmp(cmd, "kernels") == 0) {
     *(cmd[0] == 'o' ? &o->overlap : &o->kernels) = 1;
     return 0;
@@ -352,7 +368,7 @@ static int parse_command(const char *cmd, bench_opts *o) {
     }
   return bad(
       "unknown command '%s': give list, gemm, transpose, copy, all, launch, overlap, "
-      "kernels or kernel",
+      "plan, kernels or kernel",
       cmd);
 }
 
@@ -411,6 +427,14 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     return bad("%s",
                "--grid, --block, --shared, --arg, --options and --bytes are the kernel "
                "command's");
+  if ((o->plan_ta || o->plan_tb) && !o->plan) return bad("%s", "--ta and --tb are plan's");
+  if (o->plan) {
+    if (o->cpu || o->total || o->plot || o->batch != 1 || o->format != BENCH_OUT_TABLE)
+      return bad("%s", "plan takes none of --cpu, --total, --plot, --batch, --csv and --json");
+    return bench_plan_check(o)
+               ? bad("%s", "plan takes one size and --variant of duet_sgemm's variants or all")
+               : 0;
+  }
   if (o->overlap) return check_own(o, "overlap");
 #ifndef DUET_BENCH_INTERNALS
   if (o->kernels)

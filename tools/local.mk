@@ -11,7 +11,7 @@ tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c \
 	tools/bench_cpu.c tools/bench_cpu.h tools/bench_output.c tools/bench_output.h \
 	tools/bench_format.c tools/bench_format.h tools/bench_plot.c tools/bench_plot.h \
 	tools/bench_util.c tools/bench_util.h tools/bench_launch.c tools/bench_launch.h \
-	tools/bench_launch_raw.c tools/bench_launch_raw.h tools/bench_launch_output.c \
+	tools/bench_launch_raw.c tools/bench_launch_raw.h tools/bench_launch_output.c tools/bench_plan.c \
 	tools/bench_raw.h tools/peer_dl.c tools/bench_kernel.c tools/bench_kernel.h \
 	tools/bench_overlap.c tools/bench_commands.h \
 	backends/dl_table.c backends/dl_table.h
