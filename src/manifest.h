@@ -2,8 +2,7 @@
 /* The kernel manifest: the one description of every kernel of both trees (src/manifest.c holds
  * the rows). A backend turns a row plus the context's tunable values into a loaded kernel; the
  * core sizes every launch from the row's shape function and checks every argument list against
- * the row's signature. Adding a kernel: its two kernel files, an id here, a row in manifest.c,
- * the routine that launches it, and its tests. */
+ * the row's signature. Adding a kernel: docs/manifest.md's checklist. */
 #ifndef DUET_MANIFEST_H
 #define DUET_MANIFEST_H
 
@@ -89,6 +88,21 @@ typedef struct {
   size_t shared_bytes;
   int x_walks_rows; /* the grid's x axis runs along the output's rows, not its columns */
 } duet__shape;
+
+/* The skinny kernels' fixed geometry (kernels_cu/gemm_skinny.cu and kernels_cl/gemm_skinny.cl
+ * are written for these values; not tunables: each load compares the kernel's block with the
+ * manifest's, so a kernel built for others is refused). skinny: SKINNY_LX x SKINNY_KG threads,
+ * SKINNY_KG groups along k, SKINNY_PER_THREAD outputs per thread, SKINNY_TILE along the strip per
+ * block. skinny-dot: DOT_LX lanes per output, DOT_RY outputs per block, k in chunks of DOT_KC. */
+enum {
+  DUET__SKINNY_LX = 64,
+  DUET__SKINNY_KG = 4,
+  DUET__SKINNY_PER_THREAD = 4,
+  DUET__SKINNY_TILE = DUET__SKINNY_PER_THREAD * DUET__SKINNY_LX,
+  DUET__DOT_LX = 32,
+  DUET__DOT_RY = 8,
+  DUET__DOT_KC = 512
+};
 
 /* The one test of a block against a device's limits: its threads against the device's and the
  * kernel's own (kernel_threads 0: not known, the device's alone) and its shared bytes. */

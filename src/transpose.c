@@ -50,10 +50,11 @@ int duet_transpose_variant_parse(const char *name, duet_transpose_variant *v) {
   return status;
 }
 
-/* Both kernels take (rows, cols, in, ld_in, out, ld_out) of the input's shape. */
-static int move(duet_ctx *ctx, const char *func, duet__kernel kernel, size_t rows, size_t cols,
-                const duet_buf *in, size_t ld_in, duet_buf *out, size_t ld_out, size_t out_rows,
-                size_t out_cols) {
+/* A copy or a transpose of in (rows x cols) into out (out_rows x out_cols): the checks both
+ * share, then one launch; both kernels take (rows, cols, in, ld_in, out, ld_out) of in's shape. */
+static int copy_or_transpose(duet_ctx *ctx, const char *func, duet__kernel kernel, size_t rows,
+                             size_t cols, const duet_buf *in, size_t ld_in, duet_buf *out,
+                             size_t ld_out, size_t out_rows, size_t out_cols) {
   int status;
   if ((status = duet__check_matrix(ctx, func, "in", in, rows, cols, ld_in))) return status;
   if ((status = duet__check_matrix(ctx, func, "out", out, out_rows, out_cols, ld_out)))
@@ -76,14 +77,15 @@ int duet_transpose(duet_ctx *ctx, duet_transpose_variant v, size_t rows, size_t 
   if ((unsigned)v >= N_TRANSPOSE)
     return duet__fail(ctx, DUET_EINVAL, "%s: unknown variant %d", F, (int)v);
   /* AUTO is resolved after the checks, so that bad arguments build nothing. */
-  return move(ctx, F, v == DUET_TRANSPOSE_AUTO ? AUTO_KERNEL : transpose_variants[v].kernel, rows,
-              cols, in, ld_in, out, ld_out, cols, rows);
+  return copy_or_transpose(ctx, F,
+                           v == DUET_TRANSPOSE_AUTO ? AUTO_KERNEL : transpose_variants[v].kernel,
+                           rows, cols, in, ld_in, out, ld_out, cols, rows);
 }
 
 int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_buf *in, size_t ld_in,
               duet_buf *out, size_t ld_out) {
   int status = duet__check_ctx(ctx, "duet_copy");
-  return status
-             ? status
-             : move(ctx, "duet_copy", DUET__K_COPY, rows, cols, in, ld_in, out, ld_out, rows, cols);
+  return status ? status
+                : copy_or_transpose(ctx, "duet_copy", DUET__K_COPY, rows, cols, in, ld_in, out,
+                                    ld_out, rows, cols);
 }
