@@ -4,7 +4,8 @@
 # .carry/, build with both backends required, run the whole harness (CUDA, NVIDIA OpenCL and
 # PoCL), compute-sanitizer on every CUDA kernel, then the bench. Logs go to $OUT/logs.tar.gz.
 # usage: .ci/device-validate.sh [STAGE...]   stages: check sanitize bench tune coldstart
-# (default: all), and regress: tests/test_regress on every platform (CUDA, NVIDIA OpenCL, PoCL),
+# (default: all), plan (GEMM plans of issue 22's shapes, test_plan, test_manifest per backend), and
+# regress: tests/test_regress on every platform (CUDA, NVIDIA OpenCL, PoCL),
 # issue 23's cases, on its own (check runs it on CUDA and NVIDIA's OpenCL among the rest); and
 # program: test_program on CUDA (CUBIN and PTX paths, memcheck) and NVIDIA's OpenCL; overlap:
 # duet-bench overlap alone, with its timelines; cache: test_cache alone on NVIDIA's OpenCL; sweep:
@@ -103,6 +104,28 @@ if has program; then
   DUET_CACHE_DIR=off DUET_BACKEND=cuda DUET_VERBOSE=1 tests/test_program >"$logs/program-verbose.log" 2>&1
   echo "reused from memory: $(grep -c 'cuda: duet_program_create: reused from memory' "$logs/program-verbose.log")"
   grep -h -E '^(FAIL|SKIP)|^harness|ERROR SUMMARY' "$logs"/program*.log | cut -c1-200
+fi
+
+# plan: what AUTO runs at issue 22's shapes (its table's examples, and 4095/4097), as the plan
+# says on this device; then test_plan (host only) and test_manifest on each backend.
+if has plan; then
+  echo "=== plan (issue 21, item 3)"
+  export DUET_OPENCL_PLATFORM=NVIDIA
+  for shape in "1 4096 4096" "4096 1 4096" "128 128 65536" "256 256 256" "512 512 512" \
+    "1000 1000 1000 --ta --tb" "8192 8192 64" "4096 4096 4096 --tb" "3072 3072 3072" \
+    "6144 6144 6144" "2300 1530 999" "4096 4 4096" "4095 4095 4095" "4097 4097 4097"; do
+    set -- $shape
+    tools/duet-bench plan --backend all -m $1 -n $2 -k $3 "${@:4}" 2>&1 | tee -a "$logs/plan.txt"
+  done
+  tests/test_plan >"$logs/test_plan.log" 2>&1
+  echo "test_plan rc=$?"
+  for b in cuda opencl; do
+    CUDA_CACHE_DISABLE=1 DUET_OPENCL_WERROR=1 DUET_BACKEND=$b timeout ${CHECK_TIMEOUT:-480} \
+      tests/test_manifest >"$logs/manifest-$b.log" 2>&1
+    echo "test_manifest $b rc=$?"
+  done
+  grep -h -E '^(FAIL|SKIP)|^harness' "$logs"/test_plan.log "$logs"/manifest-*.log | cut -c1-200
+  unset DUET_OPENCL_PLATFORM
 fi
 
 if has sanitize; then
