@@ -9,7 +9,8 @@
 # issue 23's cases, on its own (check runs it on CUDA and NVIDIA's OpenCL among the rest); and
 # program: test_program on CUDA (CUBIN and PTX paths, memcheck) and NVIDIA's OpenCL; overlap:
 # duet-bench overlap alone, with its timelines; cache: test_cache alone on NVIDIA's OpenCL; sweep:
-# tools/duet-sweep's kernel variants on both backends, and the SASS of every kernel it built
+# tools/duet-sweep's kernel variants on both backends, and the SASS of every kernel it built;
+# streamk: tests/test_streamk, stream-K's publish under many launches, on every platform
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -85,6 +86,20 @@ if has regress; then
   CUDA_CACHE_DISABLE=1 timeout ${CHECK_TIMEOUT:-480} tests/test_regress >"$logs/regress.log" 2>&1
   echo "test_regress rc=$?"
   grep -E '^(FAIL|SKIP)|plan _sk_|^harness' "$logs/regress.log" | cut -c1-160
+fi
+
+# Stream-K's partials under many launches (docs/correctness.md, "stream-K's publish"): every
+# platform, ten times the CI launches, and once under compute-sanitizer's racecheck on CUDA.
+if has streamk; then
+  echo "=== test_streamk (stream-K's publish)"
+  CUDA_CACHE_DISABLE=1 DUET_TEST_STREAMK_REPEAT=10 timeout ${CHECK_TIMEOUT:-480} tests/test_streamk \
+    >"$logs/streamk.log" 2>&1
+  echo "test_streamk rc=$?"
+  grep -E '^(PASS|FAIL|SKIP)|^harness|compute units' "$logs/streamk.log" | cut -c1-160
+  DUET_BACKEND=cuda timeout ${CHECK_TIMEOUT:-480} compute-sanitizer --tool racecheck \
+    tests/test_streamk >"$logs/streamk-racecheck.log" 2>&1
+  echo "test_streamk racecheck rc=$?"
+  grep -E 'ERROR SUMMARY|^harness' "$logs/streamk-racecheck.log"
 fi
 
 # program: users' kernels (issue 20) on CUDA and NVIDIA's OpenCL: test_program as built, then on

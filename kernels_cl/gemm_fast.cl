@@ -497,7 +497,8 @@ inline void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, 
 }
 
 /* A work-item's micro-tile as a partial product in a workspace slot of BM * BN floats, float4 g
- * of item t at float4 g * NT + t (coalesced). Read back through volatile pointers: another
+ * of item t at float4 g * NT + t (coalesced), so that item t of the summing group reads exactly
+ * what item t of each publishing group wrote. Read back through volatile pointers: another
  * work-group wrote it during this launch, and a cached copy must not serve the read. `add`:
  * acc += the slot, else acc = the slot. */
 inline void put_partial(__global float *slot, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
@@ -524,11 +525,10 @@ inline void get_partial(__global const float *slot, bool add,
   }
 }
 
-/* A stream-K flag: SK_FLAG_COUNT bits of tickets taken, as many of partials published (in units
- * of SK_FLAG_PUBLISHED), and the epoch above them (SK_FLAG_EPOCH, 1..SK_EPOCHS; 0 after a
- * reset). src/gemm.c holds the same layout (at most SK_FLAG_COUNT units share a tile). */
+/* A stream-K flag: SK_FLAG_COUNT bits of tickets taken, and the epoch above them (SK_FLAG_EPOCH,
+ * 1..SK_EPOCHS; 0 after a reset; the bits between are zero). src/gemm.c holds the same layout
+ * (at most SK_FLAG_COUNT units share a tile). */
 #define SK_FLAG_COUNT 0x3ff
-#define SK_FLAG_PUBLISHED 0x400
 #define SK_FLAG_EPOCH 0x100000
 /* Whether stream-K group g owns an iteration: its range [g * iters / units, (g + 1) * iters /
  * units) is empty where there are fewer iterations than groups. */
@@ -546,14 +546,35 @@ inline int sk_take_ticket(__global int *flag, int epoch) {
     old = seen;
   }
 }
+/* A work-item's part of a partial, published: its own stores, its own fence, then its own stamp
+ * (the launch's epoch). OpenCL 1.2 orders a fence within one work-item only, so no work-item
+ * may publish another's stores: a barrier and one work-item's atomic do not make the group's
+ * stores visible to other groups first. */
+inline void sk_publish(__global float *slot, __global int *stamp, int epoch,
+                       float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  put_partial(slot, acc);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_xchg(stamp, epoch);
+}
+/* Waits until the work-item of the same place in the group that wrote `slot` has stamped it with
+ * this launch's epoch, then reads it (acc = or += it) and clears the stamp for the next launch. */
+inline void sk_consume(__global const float *slot, __global int *stamp, int epoch, bool add,
+                       float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
+  while (atomic_add(stamp, 0) != epoch) {
+  }
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  get_partial(slot, add, acc);
+  *stamp = 0;
+}
 
 /* Stream-K (1D grid of num_groups(0) work-groups, `units` of them stream-K groups): C's T tiles
  * in band order, the first num_groups(0) - units whole, one per group; the other S tiles' k
  * iterations (S * ceil(k / BK) of them, nk per tile) cut into `units` equal ranges, one per
  * stream-K group, so that the last wave of tiles keeps every compute unit busy instead of
  * leaving some idle. A tile whose k iterations fall to c groups is summed by the last of them to
- * finish: the others write their partial products to the workspace and count themselves done in
- * the tile's flag; the last one adds the partials in k order, so the result does not depend on
+ * take its ticket: the others write their partial products to the workspace, each work-item
+ * stamping its own part (sk_publish); the last one's work-items each wait for the stamps of the
+ * parts they read (sk_consume) and add the partials in k order, so the result does not depend on
  * which finishes last. It waits only for groups that have already taken their ticket, so it needs
  * no group to be resident beside it (PoCL may run them one after another). Where the tiles have
  * fewer iterations than there are groups, some groups' ranges are empty; they take no part in
@@ -561,10 +582,12 @@ inline int sk_take_ticket(__global int *flag, int epoch) {
  * iteration (sk_owns).
  *   work: units + S slots of BM * BN floats (the partial of tile s by group u is slot u + s,
  *   unique since a later tile starts in the same or a later group); flags: S ints (SK_FLAG_*:
- *   the tickets taken, the partials published, and the call's epoch, 1..SK_EPOCHS). A flag that
- *   carries another epoch counts as zero, so one that a failed launch left behind cannot poison
- *   a later call (the core zeroes the flags before an epoch comes round again); the last group
- *   of a tile sets its flag back to zero, so a launch replayed with the same epoch works too. */
+ *   the tickets taken and the call's epoch, 1..SK_EPOCHS), then a stamp per slot and work-item
+ *   ((units + S) * NT ints: 0, or the epoch of the launch that published that part). A flag or a
+ *   stamp that carries another epoch counts as zero, so one that a failed launch left behind
+ *   cannot poison a later call (the core zeroes the flags before an epoch comes round again);
+ *   the last group of a tile sets its flag back to zero and clears the stamps it read, so a
+ *   launch replayed with the same epoch works too. */
 inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k, float alpha,
                           __global const float *restrict a, idx_t lda,
                           __global const float *restrict b, idx_t ldb, float beta,
@@ -585,6 +608,8 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
   const bool sk = group >= whole;
   const idx_t u = (idx_t)group - whole; /* stream-K groups only */
   const lane_place me = lane_place_of();
+  /* this work-item's stamp of slot x: stamps[x * NT] */
+  __global int *const stamps = flags + s_tiles + me.t;
   float acc[GEMM_FAST_TM][GEMM_FAST_TN];
   for (idx_t it = sk ? base + u * iters / units : (idx_t)group * nk,
              hi = sk ? base + (u + 1) * iters / units : it + nk;
@@ -596,6 +621,7 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
     mac_tile(KA, KB, me, m, n, m_read, n_read, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb,
              vb, smem, acc);
     it = tile * nk + k1;
+    bool store = true;
     if (k0 > 0 || k1 < nk) {
       /* The groups of this tile's first and last iterations: the group of iteration x is
        * ((x + 1) * units - 1) / iters; between them, those whose range is empty take no part. */
@@ -604,37 +630,34 @@ inline void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
       int count = 0;
       for (idx_t g = first; g <= last; g++) count += sk_owns(g, iters, units);
       __global int *const flag = flags + s;
-      const int t = me.t;
-      if (t == 0) *ticket = sk_take_ticket(flag, epoch);
+      if (me.t == 0) *ticket = sk_take_ticket(flag, epoch);
       barrier(CLK_LOCAL_MEM_FENCE);
       /* The next ticket is taken after mac_tile's barriers: every item has read this one. */
-      const int before = *ticket & SK_FLAG_COUNT;
+      store = (*ticket & SK_FLAG_COUNT) + 1 >= count; /* the last to take a ticket sums */
       __global float *const slot = work + (idx_t)BM * BN * (u + s); /* this group's partial */
-      if (before + 1 < count) { /* not the last: publish this partial and count it done */
-        put_partial(slot, acc);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        if (t == 0) atomic_add(flag, SK_FLAG_PUBLISHED);
-        continue;
-      }
-      /* The last: wait for the others' partials, then sum all of them in k order. The first
-       * group of a tile reaches it at the end of its range, after the others, so it is mostly
-       * the last, and its own partial is the sum's first term; any other puts its own in its
-       * slot and starts from the first's. */
-      if (t == 0)
-        while ((atomic_add(flag, 0) / SK_FLAG_PUBLISHED & SK_FLAG_COUNT) + 1 < count) {
+      if (!store) {
+        sk_publish(slot, stamps + (u + s) * FAST_NT, epoch, acc);
+      } else {
+        /* The first group of a tile reaches it at the end of its range, after the others, so
+         * it is mostly the last, and its own partial is the sum's first term; any other puts
+         * its own in its slot (its work-items read back only what they wrote) and starts from
+         * the first's. */
+        if (u != first) {
+          put_partial(slot, acc);
+          sk_consume(work + (idx_t)BM * BN * (first + s), stamps + (first + s) * FAST_NT, epoch,
+                     false, acc);
         }
-      barrier(CLK_GLOBAL_MEM_FENCE);
-      if (u != first) {
-        put_partial(slot, acc);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        get_partial(work + (idx_t)BM * BN * (first + s), false, acc);
+        for (idx_t g = first + 1; g <= last; g++) {
+          if (g == u)
+            get_partial(slot, true, acc);
+          else if (sk_owns(g, iters, units))
+            sk_consume(work + (idx_t)BM * BN * (g + s), stamps + (g + s) * FAST_NT, epoch, true,
+                       acc);
+        }
+        if (me.t == 0) *flag = 0; /* every group of the tile has taken its ticket */
       }
-      for (idx_t g = first + 1; g <= last; g++)
-        if (sk_owns(g, iters, units)) get_partial(work + (idx_t)BM * BN * (g + s), true, acc);
-      if (t == 0) *flag = 0; /* every other group of the tile is done with it */
     }
-    store_tile(me, m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
+    if (store) store_tile(me, m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
 
@@ -682,11 +705,11 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units`
  * work-groups share the last tiles' k iterations (fast_stream_k; `work` their partial products,
- * `flags` their tickets; units_epoch: the units in its low 32 bits, the call's epoch above). Its
- * own kernels, as in CUDA, where one function for both grids cost the tiled one 4% at 4096, and
- * one per transpose combination, named for it (ta and tb, passed so that every fast kernel takes
- * one argument list, must be the name's): in one function for all four, CUDA's stream-K kernel
- * ran 5% slower at 2048 (H100). */
+ * `flags` their tickets and stamps; units_epoch: the units in its low 32 bits, the call's epoch
+ * above). Its own kernels, as in CUDA, where one function for both grids cost the tiled one 4% at
+ * 4096, and one per transpose combination, named for it (ta and tb, passed so that every fast
+ * kernel takes one argument list, must be the name's): in one function for all four, CUDA's
+ * stream-K kernel ran 5% slower at 2048 (H100). */
 #define FAST_SK_KERNEL(NAME, KA, KB)                                                              \
   __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void NAME(                        \
       int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha, __global const float *restrict a,   \
@@ -695,7 +718,7 @@ __kernel __attribute__((reqd_work_group_size(FAST_NT, 1, 1))) void duet_sgemm_fa
       idx_t units_epoch, __global float *work, __global int *flags, __local float *smem) {        \
     __local int ticket;                                                                           \
     fast_stream_k(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc,   \
-                  m_read, n_read, smem, (uint)(units_epoch & 0xffffffff),                          \
+                  m_read, n_read, smem, (uint)(units_epoch & 0xffffffff),                         \
                   (int)(units_epoch >> 32), work, flags, &ticket);                                \
   }
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_sk_nn)
@@ -722,12 +745,9 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 #define TRANSPOSE_ROWS 8
 #endif
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_splitk_reduce)
-__kernel BLOCK(TRANSPOSE_TILE,
-               TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
-                                                             __global const float *restrict work,
-                                                             float alpha, float beta,
-                                                             __global float *restrict c,
-                                                             idx_t c_off, idx_t ldc) {
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(
+    idx_t m, idx_t n, int splits, __global const float *restrict work, float alpha, float beta,
+    __global float *restrict c, idx_t c_off, idx_t ldc) {
   const idx_t slab = m * n;
   c += c_off;
   for (idx_t i = get_global_id(1); i < m; i += get_global_size(1))

@@ -62,12 +62,12 @@ __global__ void __launch_bounds__(CFG<S>::bx, CFG<S>::min_blocks)
 }
 
 /* fast over a stream-K grid: `units` stream-K blocks at the end of a 1D grid, `work` their
- * partial products, `flags` their tickets, units_epoch the units in its low 32 bits and the call's
- * epoch above (duet_fast::fast_stream_k). The big tile only. One
- * kernel per transpose combination, KA = !ta and KB = tb (tile_loader's KCONT), named for it in
- * the registry (ta and tb, passed so that every fast kernel takes one argument list, must be the
- * name's): in one function for all four, the stream-K kernel ran 5% slower at 2048 on the H100
- * (same k loop in the SASS, more spilled registers around it). */
+ * partial products, `flags` their tickets and stamps, units_epoch the units in its low 32 bits and
+ * the call's epoch above (duet_fast::fast_stream_k). The big tile only. One kernel per transpose
+ * combination, KA = !ta and KB = tb (tile_loader's KCONT), named for it in the registry (ta and tb,
+ * passed so that every fast kernel takes one argument list, must be the name's): in one function
+ * for all four, the stream-K kernel ran 5% slower at 2048 on the H100 (same k loop in the SASS,
+ * more spilled registers around it). */
 template <int S, bool KA, bool KB>
 __global__ void __launch_bounds__(fast_cfg<S>::bx, fast_cfg<S>::min_blocks)
     duet_sgemm_fast_sk(int, int, idx_t m, idx_t n, idx_t k, float alpha,
@@ -84,9 +84,8 @@ __global__ void __launch_bounds__(fast_cfg<S>::bx, fast_cfg<S>::min_blocks)
 
 template <int S>
 __global__ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
-                                         const float *__restrict__ work, float alpha,
-                                         float beta, float *__restrict__ c, idx_t c_off,
-                                         idx_t ldc) {
+                                         const float *__restrict__ work, float alpha, float beta,
+                                         float *__restrict__ c, idx_t c_off, idx_t ldc) {
   sgemm_splitk_reduce_body(m, n, splits, work, alpha, beta, c + c_off, ldc);
 }
 

@@ -494,7 +494,8 @@ __device__ __forceinline__ void fast_tiles(idx_t m, idx_t n, idx_t k, float alph
 }
 
 /* A thread's micro-tile as a partial product in a workspace slot of BM * BN floats, float4 g of
- * thread t at float4 g * NT + t (coalesced). `add`: acc += the slot, else acc = the slot. */
+ * thread t at float4 g * NT + t (coalesced), so that thread t of the summing block reads exactly
+ * what thread t of each publishing block wrote. `add`: acc += the slot, else acc = the slot. */
 template <int NT, int TM, int TN>
 __device__ __forceinline__ void put_partial(float *slot, const float (&acc)[TM][TN]) {
   float4 *dst = reinterpret_cast<float4 *>(slot) + threadIdx.x;
@@ -518,10 +519,10 @@ __device__ __forceinline__ void get_partial(const float *slot, bool add, float (
   }
 }
 
-/* A stream-K flag: SK_FLAG_COUNT bits of tickets taken, as many of partials published (in units
- * of SK_FLAG_PUBLISHED), and the epoch above them (SK_FLAG_EPOCH, 1..SK_EPOCHS; 0 after a
- * reset). src/gemm.c holds the same layout (at most SK_FLAG_COUNT units share a tile). */
-constexpr int SK_FLAG_COUNT = 0x3ff, SK_FLAG_PUBLISHED = 0x400, SK_FLAG_EPOCH = 0x100000;
+/* A stream-K flag: SK_FLAG_COUNT bits of tickets taken, and the epoch above them (SK_FLAG_EPOCH,
+ * 1..SK_EPOCHS; 0 after a reset; the bits between are zero). src/gemm.c holds the same layout
+ * (at most SK_FLAG_COUNT units share a tile). */
+constexpr int SK_FLAG_COUNT = 0x3ff, SK_FLAG_EPOCH = 0x100000;
 /* Whether stream-K block g owns an iteration: its range [g * iters / units, (g + 1) * iters /
  * units) is empty where there are fewer iterations than blocks. */
 __device__ __forceinline__ bool sk_owns(idx_t g, idx_t iters, unsigned units) {
@@ -538,24 +539,50 @@ __device__ __forceinline__ int sk_take_ticket(int *flag, int epoch) {
     old = seen;
   }
 }
+/* A thread's part of a partial, published: its own stores, its own fence, then its own stamp (the
+ * launch's epoch). The thread that reads the part waits for that stamp alone, so no thread's
+ * stores are published by another's atomic (the OpenCL twin's reason: there a fence orders one
+ * work-item's accesses only). */
+template <int NT, int TM, int TN>
+__device__ __forceinline__ void sk_publish(float *slot, int *stamp, int epoch,
+                                           const float (&acc)[TM][TN]) {
+  put_partial<NT>(slot, acc);
+  __threadfence();
+  atomicExch(stamp, epoch);
+}
+/* Waits until the thread of the same place in the block that wrote `slot` has stamped it with this
+ * launch's epoch, then reads it (acc = or += it, through L2) and clears the stamp for the next
+ * launch. */
+template <int NT, int TM, int TN>
+__device__ __forceinline__ void sk_consume(const float *slot, int *stamp, int epoch, bool add,
+                                           float (&acc)[TM][TN]) {
+  while (*(volatile int *)stamp != epoch) {
+  }
+  __threadfence();
+  get_partial<NT>(slot, add, acc);
+  *stamp = 0;
+}
 
 /* Stream-K (1D grid of gridDim.x blocks, `units` of them stream-K blocks): C's T tiles in band
  * order, the first gridDim.x - units whole, one per block; the other S tiles' k iterations
  * (S * ceil(k / BK) of them, nk per tile) cut into `units` equal ranges, one per stream-K block,
  * so that the last wave of tiles keeps every SM busy instead of leaving some idle. A tile whose
- * k iterations fall to c blocks is summed by the last of them to finish: the others write their
- * partial products to the workspace and count themselves done in the tile's flag; the last one
- * adds the partials in k order (its own from registers), so the result does not depend on which
- * finishes last. It waits only for blocks that have already taken their ticket, so it needs no
- * block to be resident beside it. Where the tiles have fewer iterations than there are blocks,
- * some blocks' ranges are empty; they take no part in any tile, so a tile counts and sums only the
- * blocks between its first and last that own an iteration (sk_owns).
+ * k iterations fall to c blocks is summed by the last of them to take its ticket: the others
+ * write their partial products to the workspace, each thread stamping its own part (sk_publish);
+ * the last one's threads each wait for the stamps of the parts they read (sk_consume) and add the
+ * partials in k order, so the result does not depend on which finishes last. It waits only for
+ * blocks that have already taken their ticket, so it needs no block to be resident beside it.
+ * Where the tiles have fewer iterations than there are blocks, some blocks' ranges are empty; they
+ * take no part in any tile, so a tile counts and sums only the blocks between its first and last
+ * that own an iteration (sk_owns).
  *   work: units + S slots of BM * BN floats (the partial of tile s by block u is slot u + s,
  *   unique since a later tile starts in the same or a later block); flags: S ints (SK_FLAG_*:
- *   the tickets taken, the partials published, and the call's epoch, 1..SK_EPOCHS). A flag that
- *   carries another epoch counts as zero, so one that a failed launch left behind cannot poison
- *   a later call (the core zeroes the flags before an epoch comes round again); the last block
- *   of a tile sets its flag back to zero, so a launch replayed with the same epoch works too. */
+ *   the tickets taken and the call's epoch, 1..SK_EPOCHS), then a stamp per slot and thread
+ *   ((units + S) * NT ints: 0, or the epoch of the launch that published that part). A flag or a
+ *   stamp that carries another epoch counts as zero, so one that a failed launch left behind
+ *   cannot poison a later call (the core zeroes the flags before an epoch comes round again); the
+ *   last block of a tile sets its flag back to zero and clears the stamps it read, so a launch
+ *   replayed with the same epoch works too. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int BAND, bool KA, bool KB>
 __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float alpha,
                                               const float *__restrict__ a, idx_t lda,
@@ -574,7 +601,8 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
    * whole tile's block takes its tile's nk, a stream-K block its share of the rest. */
   const idx_t nk = (k + BK - 1) / BK, iters = (idx_t)s_tiles * nk, base = (idx_t)whole * nk;
   const bool sk = blockIdx.x >= whole;
-  const idx_t u = blockIdx.x - whole; /* stream-K blocks only */
+  const idx_t u = blockIdx.x - whole;                /* stream-K blocks only */
+  int *const stamps = flags + s_tiles + threadIdx.x; /* this thread's stamp of slot x: [x * NT] */
   float acc[TM][TN];
   for (idx_t it = sk ? base + u * iters / units : blockIdx.x * nk,
              hi = sk ? base + (u + 1) * iters / units : it + nk;
@@ -586,6 +614,7 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
     mac_tile<BM, BN, BK, WM, WN, TM, TN, KA, KB>(
         m, n, m_read, n_read, m0, n0, k0 * BK, min(k, k1 * BK), a, lda, va, b, ldb, vb, smem, acc);
     it = tile * nk + k1;
+    bool store = true;
     if (k0 > 0 || k1 < nk) {
       /* The blocks of this tile's first and last iterations: block of iteration x is
        * ((x + 1) * units - 1) / iters; between them, those whose range is empty take no part. */
@@ -594,37 +623,34 @@ __device__ __forceinline__ void fast_stream_k(idx_t m, idx_t n, idx_t k, float a
       int count = 0;
       for (idx_t g = first; g <= last; g++) count += sk_owns(g, iters, units);
       int *const flag = flags + s;
-      const int t = threadIdx.x;
-      if (t == 0) ticket = sk_take_ticket(flag, epoch);
+      if (threadIdx.x == 0) ticket = sk_take_ticket(flag, epoch);
       __syncthreads();
       /* The next ticket is taken after mac_tile's barriers: every thread has read this one. */
-      const int before = ticket & SK_FLAG_COUNT;
+      store = (ticket & SK_FLAG_COUNT) + 1 >= count;       /* the last to take a ticket sums */
       float *const slot = work + (idx_t)BM * BN * (u + s); /* this block's partial */
-      if (before + 1 < count) { /* not the last: publish this partial and count it done */
-        put_partial<NT>(slot, acc);
-        __threadfence();
-        __syncthreads();
-        if (t == 0) atomicAdd(flag, SK_FLAG_PUBLISHED);
-        continue;
-      }
-      /* The last: wait for the others' partials, then sum all of them in k order. The first
-       * block of a tile reaches it at the end of its range, after the others, so it is mostly
-       * the last, and its own partial is the sum's first term; any other puts its own in its
-       * slot and starts from the first's. */
-      if (t == 0)
-        while ((*(volatile int *)flag / SK_FLAG_PUBLISHED & SK_FLAG_COUNT) + 1 < count) {
+      if (!store) {
+        sk_publish<NT>(slot, stamps + (u + s) * NT, epoch, acc);
+      } else {
+        /* The first block of a tile reaches it at the end of its range, after the others, so it
+         * is mostly the last, and its own partial is the sum's first term; any other puts its
+         * own in its slot (its threads read back only what they wrote) and starts from the
+         * first's. */
+        if (u != first) {
+          put_partial<NT>(slot, acc);
+          sk_consume<NT>(work + (idx_t)BM * BN * (first + s), stamps + (first + s) * NT, epoch,
+                         false, acc);
         }
-      __syncthreads();
-      __threadfence();
-      if (u != first) {
-        put_partial<NT>(slot, acc);
-        get_partial<NT>(work + (idx_t)BM * BN * (first + s), false, acc);
+        for (idx_t g = first + 1; g <= last; g++) {
+          if (g == u)
+            get_partial<NT>(slot, true, acc);
+          else if (sk_owns(g, iters, units))
+            sk_consume<NT>(work + (idx_t)BM * BN * (g + s), stamps + (g + s) * NT, epoch, true,
+                           acc);
+        }
+        if (threadIdx.x == 0) *flag = 0; /* every block of the tile has taken its ticket */
       }
-      for (idx_t g = first + 1; g <= last; g++)
-        if (sk_owns(g, iters, units)) get_partial<NT>(work + (idx_t)BM * BN * (g + s), true, acc);
-      if (t == 0) *flag = 0; /* every other block of the tile is done with it */
     }
-    store_tile<BM, BN, BK, WM, WN, TM, TN>(m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
+    if (store) store_tile<BM, BN, BK, WM, WN, TM, TN>(m, n, m0, n0, c, ldc, vc, alpha, beta, acc);
   }
 }
 

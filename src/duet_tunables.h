@@ -50,9 +50,7 @@
  *                         own (small tiles, split-K); 0: never
  * GEMM_FAST_STREAMK       stream-K: where the big tiles leave at least this percentage of their
  *                         waves' block slots idle, fast shares the last tiles' k iterations out
- *                         among one block per compute unit (src/gemm_plan.c); 0: never. 0 on CPUs:
- *                         on PoCL it summed a partial before it was whole, now and then
- *                         (docs/correctness.md), cause not yet found
+ *                         among one block per compute unit (src/gemm_plan.c); 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move
@@ -163,7 +161,7 @@
   X(GEMM_SPLITK_MIN_K,      256, 256, 256) \
   X(GEMM_SPLITK_MAX,          8,   8,   8) \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
-  X(GEMM_FAST_STREAMK,        5,   5,   0) \
+  X(GEMM_FAST_STREAMK,        5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \
   X(GEMM_SKINNY_S,            4,   4,   4) \
   DUET__RULE(GEMM_SKINNY_S, T(GEMM_SKINNY_S) <= 32,                                                \

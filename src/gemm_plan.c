@@ -153,11 +153,15 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
     /* one kernel per transpose combination, in the order nn, nt, tn, tt (src/manifest.h) */
     q->kernel = DUET__K_SGEMM_FAST_SK_NN + 2 * !!x->s->ta + !!x->s->tb;
     q->blocks = big_tiles(x, q->rows, q->cols) - q->sk_tiles + units(x->caps);
-    /* a slot of partial products per unit and per shared tile, and a flag per shared tile */
-    if (__builtin_mul_overflow(units(x->caps) + q->sk_tiles,
-                               T(GEMM_FAST_BM) * T(GEMM_FAST_BN) * sizeof(float), &q->work_bytes))
+    /* a slot of partial products per unit and per shared tile; a flag per shared tile, then a
+     * stamp per slot and work-item of the big kernel (each owns TM x TN of the tile) */
+    const size_t slots = units(x->caps) + q->sk_tiles;
+    if (__builtin_mul_overflow(slots, T(GEMM_FAST_BM) * T(GEMM_FAST_BN) * sizeof(float),
+                               &q->work_bytes))
       return DUET_ENOMEM;
-    q->flag_bytes = q->sk_tiles * sizeof(int);
+    q->flag_bytes = (q->sk_tiles + slots * (T(GEMM_FAST_BM) * T(GEMM_FAST_BN) /
+                                            (T(GEMM_FAST_TM) * T(GEMM_FAST_TN)))) *
+                    sizeof(int);
   } else if (q->splits > 1 && __builtin_mul_overflow((size_t)q->splits * q->rows,
                                                      q->cols * sizeof(float), &q->work_bytes)) {
     return DUET_ENOMEM;

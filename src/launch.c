@@ -202,8 +202,8 @@ int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const
 
 /* Writes zeros to the first `bytes` of mem. The test hook DUET_TEST_STALE_FLAGS writes what a
  * stream-K launch that failed half-way could leave instead: flags of the last launch's epoch
- * whose counts (0xfffff: 1023 tickets taken and as many published) would make every group sum
- * at once, partials unwritten, were they taken for the next launch's (tests/test_regress.c). */
+ * whose counts (0xfffff: every ticket taken) would make every group sum at once, and stamps that
+ * are no epoch, were they taken for the next launch's (tests/test_regress.c). */
 static int zero_flags(duet_ctx *ctx, void *mem, size_t bytes) {
   int *zeros = calloc(1, bytes);
   if (!zeros) return duet__fail(ctx, DUET_ENOMEM, "out of host memory for %zu bytes", bytes);

@@ -134,9 +134,14 @@ static void check_plan(const device *d, const want_plan *w) {
                                                : 0;
       harness_expect(&c, q->work_bytes == want_work, "piece %u: work %zu bytes, want %zu", i,
                      q->work_bytes, want_work);
-      harness_expect(&c, q->flag_bytes == e->sk_tiles * sizeof(int),
-                     "piece %u: flags %zu bytes, want %zu", i, q->flag_bytes,
-                     e->sk_tiles * sizeof(int));
+      /* a flag per shared tile, then a stamp per slot and work-item (TM x TN outputs each) */
+      const size_t items = (size_t)tun[d->set][DUET__T_GEMM_FAST_BM] *
+                           tun[d->set][DUET__T_GEMM_FAST_BN] /
+                           (tun[d->set][DUET__T_GEMM_FAST_TM] * tun[d->set][DUET__T_GEMM_FAST_TN]);
+      const size_t want_flags =
+          e->sk_tiles ? (e->sk_tiles + (p.units + e->sk_tiles) * items) * sizeof(int) : 0;
+      harness_expect(&c, q->flag_bytes == want_flags, "piece %u: flags %zu bytes, want %zu", i,
+                     q->flag_bytes, want_flags);
       if (q->work_bytes > work) work = q->work_bytes;
       if (q->flag_bytes > flags) flags = q->flag_bytes;
       launches += 1 + (q->splits > 1);
@@ -264,12 +269,13 @@ static void pocl(const device *d) {
 static void fallbacks(void) {
   device d = dev("a CPU of 128 work-items", DUET__SET_CPU, 2, 128, 1024 * KIB);
   const want_plan keep[] = {
-      /* fast's block of 64 fits, skinny's of 256 does not: the strip keeps its tile */
+      /* fast's block of 64 fits, skinny's of 256 does not: the strip keeps its tile (11 tiles
+       * on 2 units: the last 3 stream-K) */
       {"skinny does not fit: fast's tile", CALL(AUTO, NN, 3, 700, 301),
-       FAST_PLAN(0, 0, 1, PIECE(0, 3, 0, 700, FAST))},
-      /* AUTO, m == 1: coalesced's 256 do not fit, fast's 64 do */
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 3, 0, 700, SGEMM_FAST_SK_NN, 3, 10))},
+      /* AUTO, m == 1: coalesced's 256 do not fit, fast's 64 do (5 tiles: the last 3 stream-K) */
       {"one row, coalesced too large: fast", CALL(AUTO, NN, 1, 300, 255),
-       FAST_PLAN(0, 0, 1, PIECE(0, 1, 0, 300, FAST))},
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 1, 0, 300, SGEMM_FAST_SK_NN, 3, 4))},
   };
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) check_plan(&d, &keep[i]);
   /* a large device whose kernels fail to load one after the other */
