@@ -23,11 +23,8 @@ typedef struct {
   size_t shared_bytes;
 } duet__cu_kernel;
 
-/* duet-bench compiles its own copy of some groups (tools/bench_raw_kernels.cu) and names its
- * tables otherwise, so that they cannot clash with libduet's. */
-#ifndef DUET__CU_TABLE
+/* The table of a group's kernels, e.g. DUET__CU_TABLE(TRANSPOSE) is duet__cu_kernels_TRANSPOSE. */
 #define DUET__CU_TABLE(group) duet__cu_kernels_##group
-#endif
 #define DUET__CU_DECLARE(group, ...) extern const duet__cu_kernel DUET__CU_TABLE(group)[];
 DUET__GROUPS(DUET__CU_DECLARE)
 #undef DUET__CU_DECLARE

@@ -20,8 +20,9 @@
 #define BENCH_MAX_SETS 8
 #define BENCH_MAX_SIZES 64
 #define BENCH_MAX_DEVS 32
-/* Without --reps: at most DEFAULT_REPS, fewer when a row would take longer than BUDGET_MS of
- * device time, but never fewer than MIN_REPS (MIN_CPU_REPS for the slow CPU baselines). */
+/* Without --reps: at most BENCH_DEFAULT_REPS, fewer when a row would take longer than
+ * BENCH_BUDGET_MS of device time, but never fewer than BENCH_MIN_REPS (BENCH_MIN_CPU_REPS for the
+ * slow CPU baselines). */
 #define BENCH_DEFAULT_REPS 25
 #define BENCH_MIN_REPS 5
 #define BENCH_MIN_CPU_REPS 3
