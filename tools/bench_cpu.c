@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The CPU baselines of seed 000, single-threaded, in float like the kernels: the naive triple
- * loop and the loop over SBLK x SBLK blocks. Unlike the seed's, the blocked loops also handle the
- * leftovers when SBLK does not divide the size. */
+/* The CPU baselines a matrix-multiply course starts from, single-threaded, in float like the
+ * kernels: the naive triple loop and the loop over SBLK x SBLK blocks (cache blocking). Unlike
+ * the usual classroom version, the blocked loops also handle the leftovers when SBLK does not
+ * divide the size. */
 #include "config.h"
 
 #include <string.h>

@@ -188,7 +188,8 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
   return st;
 }
 
-/* As seed 004's "total": inputs to the device, the kernel, the result back, all blocking. */
+/* The time a caller waits end to end (kernel time vs total time, as course reports compare
+ * them): inputs to the device, the kernel, the result back, all blocking. */
 static int time_total(bench_job *job, const bench_row_def *row, bench_result *res) {
   const bench_host *h = job->host;
   int st = 0, reps = res->reps;
