@@ -108,6 +108,11 @@ __global__ void duet_sgemm_tiled(duet__gemm_scalars s, const float *__restrict__
   sgemm_tiled_body<tiled_cfg<S>::TILE>(GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
+/* One row per kernel: each expands to rows that end in commas clang-format cannot see. */
+// clang-format off
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM)[] = {
-    DUET_CU_KERNEL(duet_sgemm_naive, simple_cfg) DUET_CU_KERNEL(duet_sgemm_coalesced, simple_cfg)
-        DUET_CU_KERNEL(duet_sgemm_tiled, tiled_cfg) DUET_CU_END};
+    DUET_CU_KERNEL(duet_sgemm_naive, simple_cfg)
+    DUET_CU_KERNEL(duet_sgemm_coalesced, simple_cfg)
+    DUET_CU_KERNEL(duet_sgemm_tiled, tiled_cfg)
+    DUET_CU_END};
+// clang-format on

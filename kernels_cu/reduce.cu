@@ -119,7 +119,12 @@ __global__ void __launch_bounds__(reduce_cfg<S>::B)
   if (threadIdx.x == 0) atomicAdd(out, x);
 }
 
+/* One row per kernel: each expands to rows that end in commas clang-format cannot see. */
+// clang-format off
 extern "C" const duet__cu_kernel DUET__CU_TABLE(REDUCE)[] = {
-    DUET_CU_KERNEL(duet_reduce_naive, reduce_cfg) DUET_CU_KERNEL(duet_reduce_sequential, reduce_cfg)
-        DUET_CU_KERNEL(duet_reduce_shuffle, reduce_cfg)
-            DUET_CU_KERNEL(duet_reduce_atomic, reduce_cfg) DUET_CU_END};
+    DUET_CU_KERNEL(duet_reduce_naive, reduce_cfg)
+    DUET_CU_KERNEL(duet_reduce_sequential, reduce_cfg)
+    DUET_CU_KERNEL(duet_reduce_shuffle, reduce_cfg)
+    DUET_CU_KERNEL(duet_reduce_atomic, reduce_cfg)
+    DUET_CU_END};
+// clang-format on

@@ -137,7 +137,12 @@ __global__ void __launch_bounds__(stencil_cfg<S>::B)
   stencil_window<S, STENCIL_MAX_RADIUS>(n, r, w, in, out);
 }
 
+/* One row per kernel: each expands to rows that end in commas clang-format cannot see. */
+// clang-format off
 extern "C" const duet__cu_kernel DUET__CU_TABLE(STENCIL)[] = {
-    DUET_CU_KERNEL(duet_stencil_naive, stencil_cfg) DUET_CU_KERNEL(duet_stencil_shared, stencil_cfg)
-        DUET_CU_KERNEL(duet_stencil_register4, stencil_cfg)
-            DUET_CU_KERNEL(duet_stencil_register16, stencil_cfg) DUET_CU_END};
+    DUET_CU_KERNEL(duet_stencil_naive, stencil_cfg)
+    DUET_CU_KERNEL(duet_stencil_shared, stencil_cfg)
+    DUET_CU_KERNEL(duet_stencil_register4, stencil_cfg)
+    DUET_CU_KERNEL(duet_stencil_register16, stencil_cfg)
+    DUET_CU_END};
+// clang-format on

@@ -214,8 +214,12 @@ __global__ void __launch_bounds__(padded_tall_cfg<S>::bx *padded_tall_cfg<S>::by
                                                                     ld_out);
 }
 
+/* One row per kernel: each expands to rows that end in commas clang-format cannot see. */
+// clang-format off
 extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
     DUET_CU_KERNEL(duet_transpose_naive, naive_cfg)
-        DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
-            DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
-                DUET_CU_KERNEL(duet_transpose_padded_tall, padded_tall_cfg) DUET_CU_END};
+    DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
+    DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
+    DUET_CU_KERNEL(duet_transpose_padded_tall, padded_tall_cfg)
+    DUET_CU_END};
+// clang-format on
