@@ -21,8 +21,8 @@ static int by_value(const void *a, const void *b) {
 }
 
 /* Median of reps runs after 3 warm-up runs; copy != 0 times duet_copy instead. */
-static int median_ms(timer *t, int copy, size_t n, duet_buf *in, duet_buf *out, size_t ld,
-                     int reps, float *ms) {
+static int median_ms(timer *t, int copy, size_t n, duet_buf *in, duet_buf *out, size_t ld, int reps,
+                     float *ms) {
   float *runs = malloc(sizeof *runs * (size_t)reps);
   if (!runs) return DUET_ENOMEM;
   int status = DUET_OK;

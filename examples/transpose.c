@@ -19,7 +19,8 @@ int main(void) {
   duet_device_info info;
   duet_ctx_info(ctx, &info);
   duet_buf *a = NULL, *b = NULL;
-  if ((status = duet_buf_create(ctx, sizeof in, &a)) || (status = duet_buf_create(ctx, sizeof out, &b)) ||
+  if ((status = duet_buf_create(ctx, sizeof in, &a)) ||
+      (status = duet_buf_create(ctx, sizeof out, &b)) ||
       (status = duet_buf_write(a, 0, in, sizeof in)) ||
       (status = duet_transpose(ctx, DUET_TRANSPOSE_AUTO, ROWS, COLS, a, COLS, b, ROWS)) ||
       (status = duet_buf_read(b, 0, out, sizeof out))) {

@@ -36,8 +36,10 @@ inline void copy_geometry(const int scale, idx_t rows, idx_t cols,
 }
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_copy)
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_copy(idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
-                        __global float *restrict out, idx_t ld_out) {
+__kernel BLOCK(TRANSPOSE_TILE,
+               TRANSPOSE_ROWS) void duet_copy(idx_t rows, idx_t cols,
+                                              __global const float *restrict in, idx_t ld_in,
+                                              __global float *restrict out, idx_t ld_out) {
   copy_geometry(0, rows, cols, in, ld_in, out, ld_out, 0.0f);
 }
 #endif
@@ -45,8 +47,9 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_copy(idx_t rows, idx_t 
 /* scale: C = beta * C over m x n, for k == 0 or alpha == 0, in the copy geometry.
  * beta == 0 stores zeros without reading C. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_scale)
-__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_scale(idx_t rows, idx_t cols, float beta, __global float *restrict c,
-                         idx_t ldc) {
+__kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_scale(idx_t rows, idx_t cols, float beta,
+                                                               __global float *restrict c,
+                                                               idx_t ldc) {
   copy_geometry(1, rows, cols, 0, 0, c, ldc, beta);
 }
 #endif

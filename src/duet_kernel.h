@@ -217,13 +217,13 @@ inline uint duet__lane(void) {
   return lane;
 }
 /* shfl.sync's c operand: 0x1f, the whole warp as one segment, for down, bfly and idx. */
-#define DUET__PTX_SHFL(mode, T, c)                                                  \
-  inline T duet__shfl_##mode##_##T(T v, uint b) {                                   \
-    T r;                                                                            \
-    asm volatile("shfl.sync." #mode ".b32 %0, %1, %2, 0x1f, 0xffffffff;"            \
-                 : "=" c(r)                                                         \
-                 : c(v), "r"(b));                                                   \
-    return r;                                                                       \
+#define DUET__PTX_SHFL(mode, T, c)                                       \
+  inline T duet__shfl_##mode##_##T(T v, uint b) {                        \
+    T r;                                                                 \
+    asm volatile("shfl.sync." #mode ".b32 %0, %1, %2, 0x1f, 0xffffffff;" \
+                 : "=" c(r)                                              \
+                 : c(v), "r"(b));                                        \
+    return r;                                                            \
   }
 DUET__PTX_SHFL(down, float, "f")
 DUET__PTX_SHFL(down, int, "r")
@@ -268,29 +268,38 @@ DUET__PTX_SHFL(idx, int, "r")
 #define DUET_SHARED_PARAM(T, name)
 /* One name and type for every kernel's dynamic shared memory: CUDA refuses two extern
  * __shared__ arrays of one name with different types in one program. */
-#define DUET_SHARED_BIND(T, name)                                  \
+#define DUET_SHARED_BIND(T, name)                                       \
   extern __shared__ __align__(16) unsigned char duet__dynamic_shared[]; \
   T *name = (T *)duet__dynamic_shared
 #define DUET_BARRIER() __syncthreads()
 /* A template, not two overloads (dim3, uint3): NVRTC warns of a static function left unused. */
-template <typename V> static __device__ __forceinline__ unsigned duet__pick(V v, int d) {
+template <typename V>
+static __device__ __forceinline__ unsigned duet__pick(V v, int d) {
   return d == 0 ? v.x : d == 1 ? v.y : v.z;
 }
 #define DUET_THREAD_IDX(d) duet__pick(threadIdx, (d))
 #define DUET_BLOCK_IDX(d) duet__pick(blockIdx, (d))
 #define DUET_BLOCK_DIM(d) duet__pick(blockDim, (d))
 #define DUET_GRID_DIM(d) duet__pick(gridDim, (d))
-#define DUET_GLOBAL_IDX(d) \
-  ((size_t)DUET_BLOCK_IDX(d) * DUET_BLOCK_DIM(d) + DUET_THREAD_IDX(d))
+#define DUET_GLOBAL_IDX(d) ((size_t)DUET_BLOCK_IDX(d) * DUET_BLOCK_DIM(d) + DUET_THREAD_IDX(d))
 #define DUET_GLOBAL_SIZE(d) ((size_t)DUET_GRID_DIM(d) * DUET_BLOCK_DIM(d))
 #define DUET_MAKE_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
 #define DUET_MAKE_FLOAT2(a, b) make_float2((a), (b))
 #define DUET_MAKE_INT4(a, b, c, d) make_int4((a), (b), (c), (d))
 #define DUET_MAKE_INT2(a, b) make_int2((a), (b))
 /* vload/vstore's shape: the vector type follows the element type. */
-template <typename T> struct duet__vec;
-template <> struct duet__vec<float> { typedef float2 v2; typedef float4 v4; };
-template <> struct duet__vec<int> { typedef int2 v2; typedef int4 v4; };
+template <typename T>
+struct duet__vec;
+template <>
+struct duet__vec<float> {
+  typedef float2 v2;
+  typedef float4 v4;
+};
+template <>
+struct duet__vec<int> {
+  typedef int2 v2;
+  typedef int4 v4;
+};
 template <typename T>
 static __device__ __forceinline__ typename duet__vec<T>::v4 duet__load4(size_t i, const T *p) {
   return reinterpret_cast<const typename duet__vec<T>::v4 *>(p)[i];
@@ -315,7 +324,7 @@ static __device__ __forceinline__ void duet__store2(typename duet__vec<T>::v2 v,
 #define DUET_ATOMIC_ADD_FLOAT(p, v) atomicAdd((p), (v))
 #define DUET_HAVE_SHUFFLE 1
 #define DUET_SUBGROUP_SIZE 32
-#define DUET_SUBGROUP_LANE()                                                          \
+#define DUET_SUBGROUP_LANE() \
   (((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) & 31u)
 #define DUET_SHUFFLE_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (float)(v), (delta))
 #define DUET_SHUFFLE_XOR(v, mask) __shfl_xor_sync(0xffffffffu, (float)(v), (mask))

@@ -110,7 +110,8 @@ int harness_run_move(const harness_dev *dev, duet_transpose_variant v, size_t ro
                         "%zu of %zu elements differ, max error %g; first in out order: in(%zu,%zu) "
                         "came out 0x%08x (%.9g), want 0x%08x (%.9g)",
                         d.bad, rows * cols, d.max_err, d.first_r, d.first_c,
-                        (unsigned)harness_bits_of(d.got), d.got, (unsigned)harness_bits_of(d.want), d.want);
+                        (unsigned)harness_bits_of(d.got), d.got, (unsigned)harness_bits_of(d.want),
+                        d.want);
     harness_mat_check_guards(&c, &out, out.host, "out");
     if (in.len <= RECHECK_INPUT_MAX) harness_mat_check_unchanged(&c, &in, "in");
   }

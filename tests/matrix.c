@@ -49,23 +49,23 @@ void harness_mat_free(harness_mat *m) {
  * padding and tail. Row by row, because a division per element costs seconds at 2^31, and rows
  * in parallel (OpenMP, with the given extra clauses), because the 2^31-element cases would
  * otherwise spend most of their time here. */
-#define FOR_EACH_FLOAT(m, i, is_elem, clauses, body)                                     \
-  do {                                                                                   \
-    const size_t end_ = (m)->len < (m)->span ? (m)->len : (m)->span, ld_ = (m)->ld;      \
-    const size_t full_ = end_ ? end_ / ld_ + (end_ % ld_ != 0) : 0;                      \
-    const size_t nrows_ = (m)->rows < full_ ? (m)->rows : full_;                         \
-    DO_PRAGMA(omp parallel for schedule(static) clauses)                                 \
-    for (size_t r_ = 0; r_ < nrows_; r_++) {                                             \
-      const size_t base_ = r_ * ld_, stop_ = end_ - base_ < ld_ ? end_ : base_ + ld_;    \
-      for (size_t i = base_; i < stop_; i++) {                                           \
-        const int is_elem = i - base_ < (m)->cols;                                       \
-        body;                                                                            \
-      }                                                                                  \
-    }                                                                                    \
-    for (size_t i = end_; i < (m)->len; i++) {                                           \
-      const int is_elem = 0;                                                             \
-      body;                                                                              \
-    }                                                                                    \
+#define FOR_EACH_FLOAT(m, i, is_elem, clauses, body)                                  \
+  do {                                                                                \
+    const size_t end_ = (m)->len < (m)->span ? (m)->len : (m)->span, ld_ = (m)->ld;   \
+    const size_t full_ = end_ ? end_ / ld_ + (end_ % ld_ != 0) : 0;                   \
+    const size_t nrows_ = (m)->rows < full_ ? (m)->rows : full_;                      \
+    DO_PRAGMA(omp parallel for schedule(static) clauses)                              \
+    for (size_t r_ = 0; r_ < nrows_; r_++) {                                          \
+      const size_t base_ = r_ * ld_, stop_ = end_ - base_ < ld_ ? end_ : base_ + ld_; \
+      for (size_t i = base_; i < stop_; i++) {                                        \
+        const int is_elem = i - base_ < (m)->cols;                                    \
+        body;                                                                         \
+      }                                                                               \
+    }                                                                                 \
+    for (size_t i = end_; i < (m)->len; i++) {                                        \
+      const int is_elem = 0;                                                          \
+      body;                                                                           \
+    }                                                                                 \
   } while (0)
 
 int harness_mat_fill(harness_mat *m, harness_fill how, harness_rng *r) {
@@ -128,9 +128,10 @@ int harness_mat_check_unchanged(harness_case *c, const harness_mat *m, const cha
   if (bad) {
     char at[64];
     where(m, first, at, sizeof at);
-    harness_case_fail(
-        c, "%s changed: %zu of %zu floats, first at index %zu (%s): 0x%08x, was 0x%08x", name, bad,
-        m->len, first, at, (unsigned)harness_bits_of(got[first]), (unsigned)harness_bits_of(m->host[first]));
+    harness_case_fail(c,
+                      "%s changed: %zu of %zu floats, first at index %zu (%s): 0x%08x, was 0x%08x",
+                      name, bad, m->len, first, at, (unsigned)harness_bits_of(got[first]),
+                      (unsigned)harness_bits_of(m->host[first]));
   }
   free(got);
   return ok && !bad;

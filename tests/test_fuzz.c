@@ -254,7 +254,7 @@ static void fuzz_vector(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t
   for (unsigned j = 0; j < sizeof w / sizeof w[0]; j++) w[j] = (float)(j + 1) / 8.0f;
   int ok = !null_in && n <= in->len;
   int st;
-  if (routine == 0) { /* c may be a */
+  if (routine == 0) {                      /* c may be a */
     ok = ok && n <= b.len && n <= out.len; /* no variant */
     st = duet_vector_add(ctx, n, pa, b.buf, out.buf);
   } else if (routine == 1) {

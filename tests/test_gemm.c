@@ -15,11 +15,10 @@ typedef struct {
  * {1, 300, 255}, {3, 700, 301} (B not transposed) and {255, 1, 300}, {521, 2, 130} (A transposed)
  * as skinny strips, split along k, and the same shapes' other transposes (B transposed, A not)
  * as skinny-dot strips. */
-static const mnk small[] = {{1, 1, 1},     {1, 1, 7},      {7, 5, 3},       {16, 16, 16},
-                            {17, 31, 33},  {64, 64, 64},   {100, 257, 129}, {255, 1, 300},
-                            {1, 300, 255}, {300, 200, 0},  {0, 5, 5},       {40, 50, 1030},
-                            {129, 67, 77}, {65, 65, 1030}, {190, 170, 333}, {3, 700, 301},
-                            {521, 2, 130}};
+static const mnk small[] = {
+    {1, 1, 1},       {1, 1, 7},      {7, 5, 3},       {16, 16, 16},  {17, 31, 33}, {64, 64, 64},
+    {100, 257, 129}, {255, 1, 300},  {1, 300, 255},   {300, 200, 0}, {0, 5, 5},    {40, 50, 1030},
+    {129, 67, 77},   {65, 65, 1030}, {190, 170, 333}, {3, 700, 301}, {521, 2, 130}};
 /* 4095 x 4097 with an odd k: fast's unaligned path at a size with full waves; 1024^2 x 4096:
  * its split-K plan on a large device; 2817 x 1537: a last row and column of the H100's big tiles
  * that fast cuts off as strips (156 tiles, two waves, 132 without them); stream-K on the H100:

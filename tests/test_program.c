@@ -834,7 +834,8 @@ static void run(const harness_dev *dev, void *user) {
       case_big_shared(dev, prog, dev->info.shared_mem_bytes - 1024,
                       "1 KiB under the device's limit, duet_device_info");
     else
-      case_big_shared(dev, prog, dev->info.shared_mem_bytes, "the device's limit, duet_device_info");
+      case_big_shared(dev, prog, dev->info.shared_mem_bytes,
+                      "the device's limit, duet_device_info");
     case_where(dev, prog);
     case_atomics(dev, prog);
     case_vectors(dev, prog);
