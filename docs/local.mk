@@ -7,7 +7,8 @@
 #   It is distributed, and rebuilt only when its sources change (as automake does for info
 #   files), so builders from a tarball need no help2man.
 
-DUET_DOCSRC = $(top_srcdir)/src/duet.h $(top_srcdir)/src/duet_kernel.h $(top_srcdir)/docs/mainpage.dox
+DUET_DOCSRC = $(top_srcdir)/src/duet.h $(top_srcdir)/src/duet_kernel.h $(top_srcdir)/docs/mainpage.dox \
+	$(top_srcdir)/docs/man-functions.sh
 doc: api/stamp
 api/stamp: $(DUET_DOCSRC) Doxyfile
 	@if test -z "$(DOXYGEN)"; then \
@@ -15,7 +16,8 @@ api/stamp: $(DUET_DOCSRC) Doxyfile
 	    "and run configure again" >&2; \
 	  exit 1; \
 	fi
-	$(AM_V_GEN)rm -rf api && $(DOXYGEN) Doxyfile && touch $@
+	$(AM_V_GEN)rm -rf api && $(DOXYGEN) Doxyfile && \
+	$(SHELL) $(top_srcdir)/docs/man-functions.sh api/man/man3 && touch $@
 .PHONY: doc duet-clean-doc
 clean-local: duet-clean-doc
 duet-clean-doc:

@@ -2,13 +2,16 @@
 /* Your own kernel, one source for CUDA and OpenCL: the course's tiled matrix multiply,
  * C = A * B (row-major, any m, n, k), TILE x TILE tiles of A and B staged through fixed-size
  * shared arrays (DUET_SHARED) between barriers, TILE a -D option; run on every device of every
- * backend and checked against a double-precision CPU product. Build outside the tree with
+ * backend and checked against a double-precision CPU product. Build outside the tree, with
+ * each_device.h beside it, with
  *   cc matmul.c $(pkg-config --cflags --libs duet) -lm
  * Exits 0 when every device got it right, 1 when one did not, 77 when there is no device. */
 #include <duet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "each_device.h"
 
 static const char source[] =
     "DUET_KERNEL void matmul(DUET_GLOBAL const float *DUET_RESTRICT a,\n"
@@ -73,25 +76,7 @@ static int run(duet_ctx *ctx) {
 }
 
 int main(void) {
-  static const duet_backend backends[] = {DUET_BACKEND_CUDA, DUET_BACKEND_OPENCL};
-  int ran = 0, failed = 0;
-  for (int i = 0; i < 2; i++) {
-    int n = 0;
-    if (duet_device_count(backends[i], &n)) continue;
-    for (int d = 0; d < n; d++) {
-      duet_ctx *ctx;
-      duet_device_info info;
-      if (duet_ctx_create(&ctx, backends[i], d)) continue;
-      duet_ctx_info(ctx, &info);
-      const int wrong = run(ctx);
-      printf("%s %d (%s): %dx%dx%d tiled matrix multiply, %dx%d tiles: %s (%d wrong)\n",
-             duet_backend_name(backends[i]), d, info.name, M, N, K, TILE, TILE,
-             wrong == 0 ? "ok" : "FAILED", wrong);
-      failed += wrong != 0;
-      ran++;
-      duet_ctx_destroy(ctx);
-    }
-  }
-  if (!ran) fprintf(stderr, "matmul: no CUDA or OpenCL device to run on\n");
-  return !ran ? 77 : failed ? 1 : 0;
+  char what[128];
+  snprintf(what, sizeof what, "%dx%dx%d tiled matrix multiply, %dx%d tiles", M, N, K, TILE, TILE);
+  return each_device("matmul", what, run);
 }

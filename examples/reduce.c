@@ -3,13 +3,15 @@
  * grid-stride slice, each sub-group (warp) sums its threads with shuffles where the device has
  * them (DUET_HAVE_SHUFFLE; else a tree in shared memory), and each block writes its partial sum
  * and adds it to the total with a float atomic. Run on every device of every backend and checked
- * against a double-precision CPU sum. Build outside the tree with
+ * against a double-precision CPU sum. Build outside the tree, with each_device.h beside it, with
  *   cc reduce.c $(pkg-config --cflags --libs duet) -lm
  * Exits 0 when every device got it right, 1 when one did not, 77 when there is no device. */
 #include <duet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "each_device.h"
 
 static const char source[] =
     "DUET_KERNEL void block_sum(DUET_GLOBAL const float *in, DUET_I64 n,\n"
@@ -93,24 +95,7 @@ static int run(duet_ctx *ctx) {
 }
 
 int main(void) {
-  static const duet_backend backends[] = {DUET_BACKEND_CUDA, DUET_BACKEND_OPENCL};
-  int ran = 0, failed = 0;
-  for (int i = 0; i < 2; i++) {
-    int n = 0;
-    if (duet_device_count(backends[i], &n)) continue;
-    for (int d = 0; d < n; d++) {
-      duet_ctx *ctx;
-      duet_device_info info;
-      if (duet_ctx_create(&ctx, backends[i], d)) continue;
-      duet_ctx_info(ctx, &info);
-      const int wrong = run(ctx);
-      printf("%s %d (%s): sum of %d floats in %d blocks: %s\n", duet_backend_name(backends[i]), d,
-             info.name, N, BLOCKS, wrong == 0 ? "ok" : "FAILED");
-      failed += wrong != 0;
-      ran++;
-      duet_ctx_destroy(ctx);
-    }
-  }
-  if (!ran) fprintf(stderr, "reduce: no CUDA or OpenCL device to run on\n");
-  return !ran ? 77 : failed ? 1 : 0;
+  char what[128];
+  snprintf(what, sizeof what, "sum of %d floats in %d blocks", N, BLOCKS);
+  return each_device("reduce", what, run);
 }

@@ -2,12 +2,14 @@
 /* Your own kernel, one source for CUDA and OpenCL: the course's 1D stencil, out[i] = the sum of
  * in[i - R .. i + R], each block staging its elements and a halo of R on either side in shared
  * memory (dynamic: DUET_SHARED_PARAM), run on every device of every backend and checked
- * against the CPU. R is a -D option. Build outside the tree with
+ * against the CPU. R is a -D option. Build outside the tree, with each_device.h beside it, with
  *   cc stencil.c $(pkg-config --cflags --libs duet)
  * Exits 0 when every device got it right, 1 when one did not, 77 when there is no device. */
 #include <duet.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "each_device.h"
 
 static const char source[] =
     "#include <duet_kernel.h>\n"
@@ -65,25 +67,7 @@ static int run(duet_ctx *ctx) {
 }
 
 int main(void) {
-  static const duet_backend backends[] = {DUET_BACKEND_CUDA, DUET_BACKEND_OPENCL};
-  int ran = 0, failed = 0;
-  for (int i = 0; i < 2; i++) {
-    int n = 0;
-    if (duet_device_count(backends[i], &n)) continue;
-    for (int d = 0; d < n; d++) {
-      duet_ctx *ctx;
-      duet_device_info info;
-      if (duet_ctx_create(&ctx, backends[i], d)) continue;
-      duet_ctx_info(ctx, &info);
-      const int wrong = run(ctx);
-      printf("%s %d (%s): 1D stencil, radius %d, of %d floats: %s (%d wrong)\n",
-             duet_backend_name(backends[i]), d, info.name, R, N, wrong == 0 ? "ok" : "FAILED",
-             wrong);
-      failed += wrong != 0;
-      ran++;
-      duet_ctx_destroy(ctx);
-    }
-  }
-  if (!ran) fprintf(stderr, "stencil: no CUDA or OpenCL device to run on\n");
-  return !ran ? 77 : failed ? 1 : 0;
+  char what[128];
+  snprintf(what, sizeof what, "1D stencil, radius %d, of %d floats", R, N);
+  return each_device("stencil", what, run);
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Your own kernel, one source for CUDA and OpenCL: the course's vector add (c = a + b, one
  * element per thread), written in duet_kernel.h's dialect and run on every device of every
- * backend, checked against the CPU. Build outside the tree with
+ * backend, checked against the CPU. Build outside the tree, with each_device.h beside it, with
  *   cc vector_add.c $(pkg-config --cflags --libs duet)
  * Exits 0 when every device got it right, 1 when one did not, 77 when there is no device. */
 #include <duet.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "each_device.h"
 
 static const char source[] =
     "DUET_KERNEL void vec_add(DUET_GLOBAL const float *a, DUET_GLOBAL const float *b,\n"
@@ -45,24 +47,7 @@ static int run(duet_ctx *ctx) {
 }
 
 int main(void) {
-  static const duet_backend backends[] = {DUET_BACKEND_CUDA, DUET_BACKEND_OPENCL};
-  int ran = 0, failed = 0;
-  for (int i = 0; i < 2; i++) {
-    int n = 0;
-    if (duet_device_count(backends[i], &n)) continue;
-    for (int d = 0; d < n; d++) {
-      duet_ctx *ctx;
-      duet_device_info info;
-      if (duet_ctx_create(&ctx, backends[i], d)) continue;
-      duet_ctx_info(ctx, &info);
-      const int wrong = run(ctx);
-      printf("%s %d (%s): vector add of %d floats: %s (%d wrong)\n", duet_backend_name(backends[i]),
-             d, info.name, N, wrong == 0 ? "ok" : "FAILED", wrong);
-      failed += wrong != 0;
-      ran++;
-      duet_ctx_destroy(ctx);
-    }
-  }
-  if (!ran) fprintf(stderr, "vector_add: no CUDA or OpenCL device to run on\n");
-  return !ran ? 77 : failed ? 1 : 0;
+  char what[128];
+  snprintf(what, sizeof what, "vector add of %d floats", N);
+  return each_device("vector_add", what, run);
 }

@@ -71,6 +71,8 @@ EXTRA_DIST += tests/time-limit.sh
 # line per device, not the harness's lines.
 DUET_KERNEL_EXAMPLES = examples/vector_add examples/stencil examples/matmul examples/reduce
 check_PROGRAMS += $(DUET_KERNEL_EXAMPLES)
+# Their shared loop over the devices (an outside build copies it beside them).
+EXTRA_DIST += examples/each_device.h
 examples_vector_add_LDADD = $(top_builddir)/libduet.la
 examples_stencil_LDADD = $(top_builddir)/libduet.la
 examples_matmul_LDADD = $(top_builddir)/libduet.la -lm

@@ -55,6 +55,14 @@ for b in opencl cuda; do
     break
   fi
 done
+# A backend this build lacks is bad usage, exit 2, as a peer it lacks is.
+for b in cuda opencl; do
+  if ! grep -q "^backends compiled in:.* $b" "$tmp/list.out"; then
+    run nobackend gemm --backend $b -n 4
+    count_is "--backend $b, not built: exit status 2" 2 "$rc"
+    expect "--backend $b, not built: says so" grep -q 'not built into this duet' "$tmp/nobackend.err"
+  fi
+done
 if [ -z "$backend" ]; then
   echo "SKIP: duet-bench list shows no device (no GPU and no OpenCL platform here)"
   exit 77
@@ -216,6 +224,19 @@ for r in vadd reduce stencil; do
 done
 unset DUET_BENCH_TEST_WRONG_SIZE
 
+# ---- --variant all and auto: all leaves auto out and the table says so; all,auto adds it -----
+# shellcheck disable=SC2086
+run autonote transpose $sel --sizes 16 --reps 1 --warmup 0
+expect "the table says that all leaves out auto" grep -q '^auto is left out of all' "$tmp/autonote.out"
+count_is "no auto row by default" 0 "$(grep -Ec '^16x16 +[a-z]+:0 +auto ' "$tmp/autonote.out")"
+# shellcheck disable=SC2086
+run allauto transpose $sel --sizes 16 --reps 1 --warmup 0 --variant all,auto
+count_is "--variant all,auto exits 0" 0 "$rc"
+count_is "--variant all,auto has the auto row" 1 "$(grep -Ec '^16x16 +[a-z]+:0 +auto ' "$tmp/allauto.out")"
+count_is "--variant all,auto has every other variant too" 4 \
+  "$(grep -Ec '^16x16 +[a-z]+:0 +(naive|coalesced|padded|padded-wide) ' "$tmp/allauto.out")"
+expect "--variant all,auto: no note" sh -c "! grep -q 'auto is left out' '$tmp/allauto.out'"
+
 # ---- progress: forced on for a redirected stderr, one line per update ---------------------------
 # transpose at 2 sizes with naive, padded and the buf_copy reference: 6 rows.
 DUET_BENCH_PROGRESS=1
@@ -366,6 +387,17 @@ bad_usage overlap --variant copy
 bad_usage overlap -m 4 -n 5
 bad_usage overlap --csv
 bad_usage kernels -n 4
+# Sizes beyond the host's memory are refused before anything is allocated (not left to the
+# out-of-memory killer): 200000^2 floats are 160 GB a matrix.
+# shellcheck disable=SC2086
+for cmd in "gemm $sel -n 200000" "transpose $sel -n 200000" "launch $sel -n 200000"; do
+  # shellcheck disable=SC2086
+  run huge $cmd
+  count_is "$cmd: refused, exit status 2" 2 "$rc"
+  expect "$cmd: says what it needs and what there is" \
+    grep -q 'needs [0-9.]* [KMGTP]*i*B of host memory, which has .*refused before allocating' \
+    "$tmp/huge.err"
+done
 run version --version
 expect "--version exits 0 and prints the package version" \
   test "$rc $(cat "$tmp/version.out")" = "0 duet-bench (duet) ${PACKAGE_VERSION:-unknown}"

@@ -69,6 +69,10 @@ static inline float bench_stencil_weight(unsigned r, unsigned j) {
 typedef struct {
   size_t m, n, k;
 } bench_size;
+/* What a row's time grows with: m n k multiply-adds for gemm, m n elements for the others. */
+static inline double bench_work(bench_routine r, bench_size s) {
+  return (double)s.m * (double)s.n * (r == BENCH_GEMM ? (double)s.k : 1.0);
+}
 
 typedef enum { BENCH_OUT_TABLE, BENCH_OUT_CSV, BENCH_OUT_JSON } bench_format;
 

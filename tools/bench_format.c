@@ -120,3 +120,10 @@ void bench_device_lines(bench_dev *devs, int ndev, const char *extra) {
            devs[d].is_cpu ? "CPU" : "GPU", devs[d].info.compute_units,
            devs[d].info.cache_bytes >> 20, extra);
 }
+
+void bench_bytes_str(double bytes, char *buf, size_t len) {
+  const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 5) bytes /= 1024, u++;
+  snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}

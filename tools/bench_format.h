@@ -20,5 +20,7 @@ void bench_json_num(const char *key, double v, int present);
 void bench_json_devices(bench_dev *devs, int ndev);
 /* One line per device: "  cuda:0  NAME (GPU, N compute units<extra>)". */
 void bench_device_lines(bench_dev *devs, int ndev, const char *extra);
+/* "512 B", "1.5 GiB". */
+void bench_bytes_str(double bytes, char *buf, size_t len);
 
 #endif

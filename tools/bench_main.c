@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "bench_commands.h"
+#include "bench_fit.h"
 #include "bench_format.h"
 #include "bench_kernel.h"
 #include "bench_launch.h"
@@ -50,14 +51,6 @@ static void dev_close(bench_dev *d) {
   bench_peers_close(d->peers);
   duet_ctx_destroy(d->ctx);
   memset(d, 0, sizeof *d);
-}
-
-static void human_bytes(size_t b, char *buf, size_t len) {
-  const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)b;
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, u++;
-  snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
 /* The tuning set the device got and every value its kernels use, wrapped under the device. */
@@ -114,8 +107,8 @@ static int do_list(void) {
         continue;
       }
       char mem[32], shared[32];
-      human_bytes(d.info.global_mem_bytes, mem, sizeof mem);
-      human_bytes(d.info.shared_mem_bytes, shared, sizeof shared);
+      bench_bytes_str((double)d.info.global_mem_bytes, mem, sizeof mem);
+      bench_bytes_str((double)d.info.shared_mem_bytes, shared, sizeof shared);
       printf("%-8s %-4d %-5s %5u %10s %13s  %s (%s)\n", duet_backend_name(b), dn,
              d.is_cpu ? "cpu" : "gpu", d.info.compute_units, mem, shared, d.info.name,
              d.info.version);
@@ -144,12 +137,7 @@ static int open_devices(const bench_opts *o, bench_dev *devs, int *ndev) {
     duet_backend b = all_backends[i];
     int explicit_backend = o->backend == (int)b, count = 0;
     if (o->backend != BENCH_BACKEND_ALL && !explicit_backend) continue;
-    if (!duet_backend_built(b)) {
-      if (!explicit_backend) continue;
-      fprintf(stderr, "duet-bench: the %s backend is not compiled into this duet\n",
-              duet_backend_name(b));
-      return 1;
-    }
+    if (!duet_backend_built(b)) continue; /* named with --backend: refused by bench_opts.c */
     if (duet_device_count(b, &count) || count == 0) {
       if (!explicit_backend) continue;
       fprintf(stderr, "duet-bench: %s has no device\n", duet_backend_name(b));
@@ -253,17 +241,44 @@ static void run_block(const bench_opts *o, bench_routine r, bench_size s, bench_
   bench_output_block(o, all->r + first, all->n - first);
 }
 
-/* The rows the whole run will add, for the progress line's "row k of N". */
+/* Whether block (r, s) fits the host and the devices that run it; else says why on stderr. */
+static int fits(const bench_opts *o, bench_routine r, bench_size s, const bench_dev *devs,
+                int ndev) {
+  char why[512];
+  bench_size mine[BENCH_MAX_SIZES];
+  int bad = bench_fit_host(r, s, o->verify, why, sizeof why);
+  for (int d = 0; d < ndev && !bad; d++)
+    if (has_size(mine, device_sizes(o, r, &devs[d], mine), s))
+      bad = bench_fit_device(r, s, &devs[d], why, sizeof why);
+  if (bad)
+    fprintf(stderr, "duet-bench: %s: refused before allocating anything; give a smaller size\n",
+            why);
+  return !bad;
+}
+
+/* launch's three shapes (bench_launch.c) at its one size. */
+static int launch_fits(const bench_opts *o, const bench_dev *devs, int ndev) {
+  const bench_size s = o->nsizes ? o->sizes[0] : (bench_size){1, 1, 1};
+  int fit = 1;
+  for (int r = 0; r < BENCH_NMATRIX && fit; r++) fit = fits(o, (bench_routine)r, s, devs, ndev);
+  return fit;
+}
+
+/* The rows the whole run will add, for the progress line's "row k of N", and their work, for its
+ * estimate of the time left. */
 static int count_rows(const bench_opts *o, bench_dev *devs, int ndev,
-                      bench_size sizes[][BENCH_MAX_SIZES], const int *nsizes) {
+                      bench_size sizes[][BENCH_MAX_SIZES], const int *nsizes, double *work) {
   int rows = 0;
+  *work = 0;
   bench_size mine[BENCH_MAX_SIZES];
   for (int r = 0; r < BENCH_NROUTINES; r++)
     for (int i = 0; i < nsizes[r]; i++) {
+      const int before = rows;
       for (int d = 0; d < ndev; d++)
         if (has_size(mine, device_sizes(o, (bench_routine)r, &devs[d], mine), sizes[r][i]))
           rows += bench_device_rows(o, &devs[d], (bench_routine)r);
       rows += bench_cpu_rows(o, (bench_routine)r, sizes[r][i]);
+      *work += (rows - before) * bench_work((bench_routine)r, sizes[r][i]);
     }
   return rows;
 }
@@ -283,11 +298,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (o.launch || o.overlap || o.kernels || o.user_kernel || o.plan) {
-    st = o.plan          ? bench_plan(&o, devs, ndev)
-         : o.launch      ? bench_launch(&o, devs, ndev)
-         : o.overlap     ? bench_overlap(&o, devs, ndev)
-         : o.user_kernel ? bench_kernel(&o, devs, ndev)
-                         : bench_kernels(&o, devs, ndev);
+    st = o.plan                                     ? bench_plan(&o, devs, ndev)
+         : o.launch && !launch_fits(&o, devs, ndev) ? 2
+         : o.launch                                 ? bench_launch(&o, devs, ndev)
+         : o.overlap                                ? bench_overlap(&o, devs, ndev)
+         : o.user_kernel                            ? bench_kernel(&o, devs, ndev)
+                                                    : bench_kernels(&o, devs, ndev);
     free(o.kern.source);
     for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
     return st;
@@ -297,7 +313,17 @@ int main(int argc, char **argv) {
   int nsizes[BENCH_NROUTINES] = {0};
   for (int r = 0; r < BENCH_NROUTINES; r++)
     if (o.routines & (1u << r)) nsizes[r] = block_sizes(&o, (bench_routine)r, devs, ndev, sizes[r]);
-  bench_progress_plan(count_rows(&o, devs, ndev, sizes, nsizes));
+  int fit = 1;
+  for (int r = 0; r < BENCH_NROUTINES; r++)
+    for (int i = 0; i < nsizes[r] && fit; i++)
+      fit = fits(&o, (bench_routine)r, sizes[r][i], devs, ndev);
+  if (!fit) {
+    for (int d = 0; d < ndev; d++) dev_close(&devs[d]);
+    return 2;
+  }
+  double work;
+  const int rows = count_rows(&o, devs, ndev, sizes, nsizes, &work);
+  bench_progress_plan(rows, work);
   bench_output_begin(&o, devs, ndev);
   for (int r = 0; r < BENCH_NROUTINES; r++)
     for (int i = 0; i < nsizes[r]; i++)

@@ -87,7 +87,9 @@ static void usage(FILE *f) {
       "                    reduce: naive, sequential, shuffle, atomic, auto, cub,\n"
       "                    clblast-sum; stencil: naive-r3, shared-r3, register-r3, auto-r3\n"
       "                    and the same with -r16.\n"
-      "                    The reference (cublas or buf_copy) always runs.\n"
+      "                    The reference (cublas or buf_copy) always runs. all leaves out\n"
+      "                    auto, which only repeats the variant it picks: name it to time\n"
+      "                    its choice and its cost (e.g. --variant all,auto)\n"
       "      --cpu         add the CPU baselines (simple and blocked loops) where sensible\n"
       "The kernel command:\n"
       "      --grid X[,Y[,Z]]   blocks along x, y, z (missing ones are 1)\n"
@@ -116,7 +118,10 @@ static void usage(FILE *f) {
       "  -h, --help        this text\n"
       "      --version     the duet version, and exit\n"
       "\n"
-      "Exit status: 0 ok, 1 a result failed verification or a call failed, 2 bad usage.\n",
+      "Exit status: 0 ok; 1 a result failed verification, a call failed, or a device was\n"
+      "missing or could not be opened; 2 bad usage, told before any device is touched: a bad\n"
+      "option, what this build lacks (a backend, a peer, the kernels command), a size larger\n"
+      "than the host's or a device's memory.\n",
       BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS, BENCH_DEFAULT_REPS,
       BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS, BENCH_LAUNCH_ROUNDS,
       BENCH_LAUNCH_WARMUP);
@@ -181,7 +186,9 @@ static int check_variants(const bench_opts *o) {
     return bad("bad --variant '%s'", v);
   strcpy(buf, v);
   for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-    if (!bench_row_name_known(o->routines, tok))
+    if (strcmp(tok, "all") == 0)
+      continue;
+    else if (!bench_row_name_known(o->routines, tok))
       return bad("unknown --variant '%s' for this command (see --help)", tok);
     else if (!bench_row_name_built(o->routines, tok))
       return bad(
@@ -290,6 +297,12 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
         o->backend = BENCH_BACKEND_ALL;
       else
         return bad("bad --backend '%s': give cuda, opencl or all", arg);
+      /* What this build lacks is bad usage, as a peer that is not built is (exit 2). */
+      if (o->backend != BENCH_BACKEND_ALL && !duet_backend_built((duet_backend)o->backend))
+        return bad(
+            "--backend %s: that backend is not built into this duet (configure "
+            "--with-cuda / --with-opencl; see 'duet-bench list')",
+            arg);
       return 0;
     case 'd':
       if (strcmp(arg, "all") == 0)

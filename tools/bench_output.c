@@ -185,6 +185,10 @@ void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   printf("random inputs in [-1, 1), seed %llu; peers: ", (unsigned long long)o->seed);
   printf("%s\n", bench_peer_names());
   bench_device_lines(devs, ndev, o->nsizes ? "" : ", its type's default sizes");
+  if (bench_rows_auto_left_out(o))
+    printf(
+        "auto is left out of all: it repeats the variant it picks (--variant all,auto adds "
+        "it)\n");
   if (!o->verify) printf("VERIFICATION SKIPPED (--no-verify): no result below was checked\n");
   fflush(stdout);
 }

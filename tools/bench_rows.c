@@ -353,7 +353,15 @@ int bench_row_selected(const bench_opts *o, const bench_row_def *row) {
   /* The reference always runs: every other row is reported relative to it. */
   if (row->kind == BENCH_ROW_REF) return 1;
   if (!o->variants || strcmp(o->variants, "all") == 0) return row->in_all;
-  return in_list(o->variants, short_name(row));
+  return (row->in_all && in_list(o->variants, "all")) || in_list(o->variants, short_name(row));
+}
+
+int bench_rows_auto_left_out(const bench_opts *o) {
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    if ((o->routines & (1u << rows[i].routine)) && rows[i].kind == BENCH_ROW_DUET &&
+        !rows[i].in_all && !bench_row_selected(o, &rows[i]))
+      return 1;
+  return 0;
 }
 
 int bench_row_name_built(unsigned routines, const char *name) {

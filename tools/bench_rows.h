@@ -17,6 +17,8 @@ int bench_row_name_built(unsigned routines, const char *name);
 int bench_row_runs_on(const bench_row_def *row, const bench_dev *dev);
 /* The peer whose row `name` is (BENCH_PEER_NONE for duet's rows and unknown names). */
 bench_peer_id bench_row_peer(unsigned routines, const char *name);
+/* Whether a selected routine's auto row is left out (by --variant all, or by default). */
+int bench_rows_auto_left_out(const bench_opts *o);
 /* Sets vs_ref and reference of the block's rows r[0..n); see the definition for the rules. */
 void bench_rows_apply_reference(bench_result *r, size_t n);
 

@@ -268,7 +268,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
       set_error(res, job.err);
     else
       run_row(&job, row, res);
-    bench_progress_row_done();
+    bench_progress_row_done(bench_work(h->routine, h->size));
     added++;
   }
   bench_job_free(&job);
@@ -342,7 +342,7 @@ int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out) 
     bench_result *res = bench_results_add(out);
     result_init(res, &rows[i], h, NULL);
     run_cpu_row(o, h, &rows[i], buf, res);
-    bench_progress_row_done();
+    bench_progress_row_done(bench_work(h->routine, h->size));
     added++;
   }
   free(buf);

@@ -39,12 +39,13 @@ void bench_stats(double *v, int n, double *med, double *min, double *max) {
 
 /* Progress overwrites one line of a terminal; redirected stderr gets none of it, unless
  * $DUET_BENCH_PROGRESS=1 asks for it (then one line per update, for logs and tests; 0 turns it
- * off on a terminal too). Once the run's row count is known, each line starts with the row and
- * an estimate of the time left: the mean time of the rows done so far times the rows left.
- * Sweeps run smallest first, so it errs short. */
+ * off on a terminal too). Once the run's rows are known, each line starts with the row and an
+ * estimate of the time left: the time so far per unit of work done (bench_work: n^3 for gemm,
+ * n^2 for the others) times the work left, so that a sweep, which runs its smallest sizes
+ * first, is not estimated as if its later rows were as short. */
 static int progress_on = -1, progress_tty, progress_shown;
 static int progress_rows, progress_done;
-static double progress_t0;
+static double progress_t0, progress_work, progress_work_done;
 
 static void progress_init(void) {
   const char *env = getenv("DUET_BENCH_PROGRESS");
@@ -52,13 +53,18 @@ static void progress_init(void) {
   progress_on = env && *env ? strcmp(env, "0") != 0 : progress_tty;
 }
 
-void bench_progress_plan(int rows) {
+void bench_progress_plan(int rows, double work) {
   progress_rows = rows;
   progress_done = 0;
+  progress_work = work;
+  progress_work_done = 0;
   progress_t0 = bench_now_ms();
 }
 
-void bench_progress_row_done(void) { progress_done++; }
+void bench_progress_row_done(double work) {
+  progress_done++;
+  progress_work_done += work;
+}
 
 static void print_left(double ms) {
   long s = (long)(ms / 1000 + 0.5);
@@ -77,8 +83,9 @@ void bench_progress(const char *fmt, ...) {
   if (progress_rows > 0) {
     int row = progress_done < progress_rows ? progress_done + 1 : progress_rows;
     fprintf(stderr, "[row %d of %d, ", row, progress_rows);
-    if (progress_done > 0)
-      print_left((bench_now_ms() - progress_t0) / progress_done * (progress_rows - progress_done));
+    if (progress_done > 0 && progress_work_done > 0)
+      print_left((bench_now_ms() - progress_t0) / progress_work_done *
+                 (progress_work > progress_work_done ? progress_work - progress_work_done : 0));
     else
       fputs("estimating time left", stderr);
     fputs("] ", stderr);

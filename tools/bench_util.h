@@ -12,9 +12,10 @@ void bench_stats(double *v, int n, double *med, double *min, double *max);
 void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Clears the progress line (a terminal's; lines written elsewhere stay). */
 void bench_progress_done(void);
-/* The run has `rows` rows: progress lines then show the row and the time left. */
-void bench_progress_plan(int rows);
-void bench_progress_row_done(void);
+/* The run has `rows` rows of `work` in all (bench_work per row): progress lines then show the
+ * row and the time left. */
+void bench_progress_plan(int rows, double work);
+void bench_progress_row_done(double work);
 bench_result *bench_results_add(bench_results *rs);
 void *bench_xmalloc(size_t bytes); /* exits with a message when out of memory */
 /* Puts the failed duet call and the context's last error into job->err; returns status. */

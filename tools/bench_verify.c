@@ -59,20 +59,41 @@ static void sampled_reference(bench_host *h) {
   }
 }
 
+void bench_host_elems(bench_routine r, bench_size s, size_t *a, size_t *b, size_t *out) {
+  if (r == BENCH_GEMM) {
+    *a = s.m * s.k;
+    *b = s.k * s.n;
+    *out = s.m * s.n;
+    return;
+  }
+  /* reduce's out holds n floats too, for its copy reference; the sum goes to out[0] */
+  *a = *out = s.m * s.n;
+  *b = r == BENCH_VADD ? s.m * s.n : 0;
+}
+
+/* Whether the gemm reference is every element (else BENCH_SAMPLES of them). */
+static int full_gemm_reference(bench_size s) {
+  return s.m * s.n <= BENCH_SAMPLES || ((uint64_t)s.m * s.n * s.k <= BENCH_FULL_VERIFY_MACS &&
+                                        s.m * s.n <= BENCH_FULL_VERIFY_ELEMS);
+}
+
+double bench_host_bytes(bench_routine r, bench_size s, int verify) {
+  size_t a, b, out;
+  bench_host_elems(r, s, &a, &b, &out);
+  /* the inputs, a job's result and poison, the scratch of the other input sets (the larger
+   * input), and the CPU baselines' output */
+  double bytes = 4.0 * ((double)a + (double)b + 3.0 * (double)out + (double)(a > b ? a : b));
+  if (verify && r == BENCH_GEMM)
+    bytes += full_gemm_reference(s) ? 8.0 * (double)out : 16.0 * BENCH_SAMPLES;
+  return bytes;
+}
+
 int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed, int verify) {
   memset(h, 0, sizeof *h);
   h->routine = r;
   h->size = s;
   h->seed = seed ^ ((uint64_t)r << 56) ^ (s.m * 0x9e37u) ^ (s.n << 20) ^ (s.k << 40);
-  if (r == BENCH_GEMM) {
-    h->a_elems = s.m * s.k;
-    h->b_elems = s.k * s.n;
-    h->out_elems = s.m * s.n;
-  } else {
-    /* reduce's out holds n floats too, for its copy reference; the sum goes to out[0] */
-    h->a_elems = h->out_elems = s.m * s.n;
-    if (r == BENCH_VADD) h->b_elems = s.m * s.n;
-  }
+  bench_host_elems(r, s, &h->a_elems, &h->b_elems, &h->out_elems);
   h->a = malloc(h->a_elems * sizeof(float));
   h->b = h->b_elems ? malloc(h->b_elems * sizeof(float)) : NULL;
   if (!h->a || (h->b_elems && !h->b)) return -1;
@@ -88,8 +109,7 @@ int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed,
     }
   }
   if (r == BENCH_GEMM && verify) {
-    if (s.m * s.n <= BENCH_SAMPLES || ((uint64_t)s.m * s.n * s.k <= BENCH_FULL_VERIFY_MACS &&
-                                       s.m * s.n <= BENCH_FULL_VERIFY_ELEMS))
+    if (full_gemm_reference(s))
       full_reference(h);
     else
       sampled_reference(h);

@@ -5,6 +5,11 @@
 
 #include "bench.h"
 
+/* The elements of a block's inputs a and b and of its output. */
+void bench_host_elems(bench_routine r, bench_size s, size_t *a, size_t *b, size_t *out);
+/* The host memory a block takes at most while it runs: its inputs, reference and the buffers
+ * its jobs and CPU baselines read results into. */
+double bench_host_bytes(bench_routine r, bench_size s, int verify);
 int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed, int verify);
 void bench_host_free(bench_host *h);
 /* Fills set `set` of the inputs (set 0 equals h->a / h->b). */

@@ -9,7 +9,7 @@ tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c \
 	tools/bench_opts.c tools/bench_opts.h tools/bench_rows.c tools/bench_rows.h \
 	tools/bench_run.c tools/bench_run.h tools/bench_verify.c tools/bench_verify.h \
 	tools/bench_cpu.c tools/bench_cpu.h tools/bench_output.c tools/bench_output.h \
-	tools/bench_format.c tools/bench_format.h tools/bench_plot.c tools/bench_plot.h \
+	tools/bench_format.c tools/bench_format.h tools/bench_fit.c tools/bench_fit.h tools/bench_plot.c tools/bench_plot.h \
 	tools/bench_util.c tools/bench_util.h tools/bench_launch.c tools/bench_launch.h \
 	tools/bench_launch_raw.c tools/bench_launch_raw.h tools/bench_launch_output.c tools/bench_plan.c \
 	tools/bench_raw.h tools/peer_dl.c tools/bench_kernel.c tools/bench_kernel.h \
