@@ -176,7 +176,12 @@ if has bench; then
   for n in 4096 8192; do
     $B overlap --backend all -n $n --reps 7 2>&1 | tee "$logs/bench-overlap-$n.txt"
   done
-  $B kernels --backend all 2>&1 | tee "$logs/bench-kernels.txt"
+  # kernels reads libduet's internals: a build of its own with --enable-bench-internals, so that
+  # every other row times the bench as installed, on libduet.so.
+  [ /tmp/duet-internals/tools/duet-bench -nt /tmp/duet.tar.gz ] ||
+    build /tmp/duet-internals --enable-bench-internals --disable-static ||
+    tail -30 "$logs"/make-duet-internals.log
+  /tmp/duet-internals/tools/duet-bench kernels --backend all 2>&1 | tee "$logs/bench-kernels.txt"
   # A kernel of your own (duet_kernel.h), through NVRTC and NVIDIA's OpenCL: 2^26 floats scaled
   # in place, 512 MiB moved per launch.
   printf '%s\n' 'DUET_KERNEL void scale(DUET_GLOBAL float *x, float a, int n) {' \
