@@ -101,7 +101,7 @@ typedef enum {
 /** The major version of the API this header belongs to. */
 #define DUET_VERSION_MAJOR 0
 /** The minor version of the API this header belongs to. */
-#define DUET_VERSION_MINOR 1
+#define DUET_VERSION_MINOR 2
 /** The patch level of the API this header belongs to. */
 #define DUET_VERSION_PATCH 0
 /**
