@@ -169,7 +169,7 @@
              "a warp)")                                                                            \
   X(GEMM_FAST_SKINNY,         1,   1,   1) \
   X(VADD_BLOCK,             256, 256, 256) \
-  X(VADD_PER_CU,              8,   8,1024) \
+  X(VADD_PER_CU,              8,2048,1024) \
   X(REDUCE_BLOCK,           256, 256, 256) \
   DUET__RULE(REDUCE_BLOCK, (T(REDUCE_BLOCK) & (T(REDUCE_BLOCK) - 1)) == 0 &&                       \
                  T(REDUCE_BLOCK) >= 64 && T(REDUCE_BLOCK) <= 1024,                                 \

@@ -56,6 +56,8 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   where NVIDIA's OpenCL build of padded-tall is slower than padded.
  *   nvidia-sm80 on OpenCL, TRANSPOSE_PADDED_BAND 8: faster there than CUDA's 32 at the sizes
  *   where AUTO takes padded.
+ *   nvidia-sm80 on OpenCL, STENCIL_VEC 4: NVIDIA's OpenCL build of the register stencil keeps
+ *   up with CUDA's at radius 16 only with 4 outputs a work-item, not 8.
  * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
@@ -65,6 +67,7 @@ static const struct {
 } refinements[] = {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_TRANSPOSE_AUTO_ALIGN, 0},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_TRANSPOSE_PADDED_BAND, 8},
+    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_STENCIL_VEC, 4},
 };
 
 /* The tunables some kernel is built with; the rest steer the core's plans alone. */
