@@ -10,7 +10,9 @@
 # program: test_program on CUDA (CUBIN and PTX paths, memcheck) and NVIDIA's OpenCL; overlap:
 # duet-bench overlap alone, with its timelines; cache: test_cache alone on NVIDIA's OpenCL; sweep:
 # tools/duet-sweep's kernel variants on both backends, and the SASS of every kernel it built;
-# streamk: tests/test_streamk, stream-K's publish under many launches, on every platform
+# streamk: tests/test_streamk, stream-K's publish under many launches, on every platform;
+# onesource: duet-bench's rows of the GEMM kernels written once (kernels/), both backends, to set
+# beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them)
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -107,6 +109,18 @@ fi
 # device newer than NVRTC), then memcheck on CUDA, which must report 0 errors (parameters are
 # counted from the CUBIN, so cuKernelGetParamInfo is never asked past the last), and VERBOSE notes
 # that a second context's program was "reused from memory".
+if has onesource; then
+  echo "=== onesource"
+  export DUET_OPENCL_PLATFORM=NVIDIA
+  # fast (big and small tile, split-K, stream-K, strips) and auto at the bench's gemm sizes, then
+  # skinny (thin rows) and skinny-dot (thin columns) strips
+  tools/duet-bench gemm --backend all --variant fast,auto --sizes 1024,2048,4096,8192,4095,4097 \
+    2>"$logs/onesource-gemm.err" | tee "$logs/onesource-gemm.txt"
+  tools/duet-bench gemm --backend all --variant fast,auto \
+    --sizes 1x4096x4096,4x4096x4096,4096x1x4096,4096x4x4096,1x4097x4097,4097x4x4097 \
+    2>"$logs/onesource-skinny.err" | tee "$logs/onesource-skinny.txt"
+fi
+
 if has program; then
   echo "=== test_program (issue 20)"
   DUET_CACHE_DIR=off tests/test_program >"$logs/program.log" 2>&1

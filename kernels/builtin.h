@@ -40,6 +40,13 @@
 #define GLOBAL_FLOAT4(p) (*(__global float4 *)(p))
 #define GLOBAL_CONST_FLOAT4(p) (*(__global const float4 *)(p))
 #define LOCAL_FLOAT4(p) (*(__local float4 *)(p))
+#define LOCAL_CONST_FLOAT4(p) (*(__local const float4 *)(p))
+/* A pointer into the block's shared memory, for helpers that take one. */
+#define SHARED_PTR __local
+/* A fence of global memory: this thread's accesses before it are seen before those after. */
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define ATOMIC_CAS_INT(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
+#define ATOMIC_XCHG_INT(p, v) atomic_xchg((p), (v))
 
 #elif defined(DUET_CUDA)
 /* Built-in kernels are C++ functions inside namespace set<S> (one per tuning set), found through
@@ -54,10 +61,19 @@
 #define GLOBAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
 #define GLOBAL_CONST_FLOAT4(p) (*reinterpret_cast<const float4 *>(p))
 #define LOCAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
+#define LOCAL_CONST_FLOAT4(p) (*reinterpret_cast<const float4 *>(p))
+#define SHARED_PTR
+#define GLOBAL_FENCE() __threadfence()
+#define ATOMIC_CAS_INT(p, cmp, v) atomicCAS((p), (cmp), (v))
+#define ATOMIC_XCHG_INT(p, v) atomicExch((p), (v))
 
 #else
 #error "kernels/builtin.h follows src/duet_kernel.h"
 #endif
+
+/* A condition on compile-time values (tunables) that must hold, as C99 and C++ both take it: an
+ * array of negative size names the condition in the compiler's error. */
+#define STATIC_CHECK(cond, name) typedef char static_check_##name[(cond) ? 1 : -1]
 
 /* Split-K, where the grid has slices along dimension 2: slice z takes k in [beg, end) =
  * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and

@@ -5,7 +5,13 @@
  * below are the defaults):
  *   GEMM_SIMPLE_X, GEMM_SIMPLE_Y  work-group of the naive and coalesced kernels (32, 8)
  *   GEMM_TILE                     tile side and work-group side of the tiled kernel (32)
- * Local memory (the last, __local argument): tiled 2 * GEMM_TILE * GEMM_TILE floats.
+ *   GEMM_REG_BM, GEMM_REG_BN      tile of C per work-group of the register kernel (64, 64)
+ *   GEMM_REG_BK                   k depth of one step through local memory (8)
+ *   GEMM_REG_TM, GEMM_REG_TN      outputs per work-item of the register kernel, rows x columns
+ *                                 (4, 4)
+ * Work-groups: register (GEMM_REG_BN / GEMM_REG_TN) x (GEMM_REG_BM / GEMM_REG_TM) work-items.
+ * Local memory (the last, __local argument): tiled 2 * GEMM_TILE * GEMM_TILE floats; register
+ * (GEMM_REG_BM + GEMM_REG_BN) * GEMM_REG_BK floats.
  * No kernel assumes divisibility: any m, n, k >= 1 and any ld. k == 0 and alpha == 0 never
  * reach these kernels (the core launches duet_scale of copy.cl instead: A and B are not read). */
 #ifndef GEMM_SIMPLE_X
@@ -16,6 +22,21 @@
 #endif
 #ifndef GEMM_TILE
 #define GEMM_TILE 32
+#endif
+#ifndef GEMM_REG_BM
+#define GEMM_REG_BM 64
+#endif
+#ifndef GEMM_REG_BN
+#define GEMM_REG_BN 64
+#endif
+#ifndef GEMM_REG_BK
+#define GEMM_REG_BK 8
+#endif
+#ifndef GEMM_REG_TM
+#define GEMM_REG_TM 4
+#endif
+#ifndef GEMM_REG_TN
+#define GEMM_REG_TN 4
 #endif
 
 /* One element of C from a full dot product over k, read straight from global memory. */
@@ -106,5 +127,89 @@ __kernel BLOCK(GEMM_TILE, GEMM_TILE) void duet_sgemm_tiled(duet__gemm_scalars s,
                                                            __global float *restrict c,
                                                            __local float *smem) {
   sgemm_tiled_body(GEMM_SCALARS_AROUND(s, a, b, c), smem);
+}
+#endif
+
+/* register: 2D register blocking, the step after tiling: a GEMM_REG_BM x GEMM_REG_BN tile of C
+ * per work-group, each work-item a GEMM_REG_TM x GEMM_REG_TN micro-tile in registers, fed from
+ * GEMM_REG_BK-deep tiles of A and B in local memory. */
+#define REG_NX (GEMM_REG_BN / GEMM_REG_TN)
+#define REG_NY (GEMM_REG_BM / GEMM_REG_TM)
+#define REG_NT (REG_NX * REG_NY)
+#if (GEMM_REG_BM * GEMM_REG_BK) % REG_NT || (GEMM_REG_BK * GEMM_REG_BN) % REG_NT
+#error "register: each work-item must load whole shares of the tiles"
+#endif
+
+inline void sgemm_register_body(int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
+                                __global const float *restrict a, idx_t lda,
+                                __global const float *restrict b, idx_t ldb, float beta,
+                                __global float *restrict c, idx_t ldc, __local float *smem) {
+  const int BM = GEMM_REG_BM, BN = GEMM_REG_BN, BK = GEMM_REG_BK, TM = GEMM_REG_TM,
+            TN = GEMM_REG_TN;
+  __local float *as = smem; /* BM x BK, row-major: as[r * BK + p] = op(A)(m0 + r, p0 + p) */
+  __local float *bs =
+      smem + BM * BK; /* BK x BN, row-major: bs[p * BN + q] = op(B)(p0 + p, n0 + q) */
+  const int tx = get_local_id(0), ty = get_local_id(1), t = ty * REG_NX + tx;
+  const idx_t n0 = (idx_t)get_group_id(0) * BN;
+  FOR_EACH_TILE_Y(tile, m, GEMM_REG_BM) {
+    const idx_t m0 = tile * BM;
+    float acc[GEMM_REG_TM][GEMM_REG_TN];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+
+    for (idx_t p0 = 0; p0 < k; p0 += BK) {
+      /* All work-items copy the two tiles; consecutive work-items take consecutive elements of
+       * the dimension that is contiguous in memory (k for A, m for A^T), so the loads coalesce.
+       * Elements outside the matrices become zeros. */
+#pragma unroll
+      for (int l = 0; l < GEMM_REG_BM * GEMM_REG_BK / REG_NT; l++) {
+        const int e = t + l * REG_NT;
+        const int r = ta ? e % BM : e / BK, p = ta ? e / BM : e % BK;
+        const operand ar = row_of_op(ta, m0 + r, lda);
+        as[r * BK + p] = (m0 + r < m && p0 + p < k) ? a[ar.base + (p0 + p) * ar.step] : 0.0f;
+      }
+#pragma unroll
+      for (int l = 0; l < GEMM_REG_BK * GEMM_REG_BN / REG_NT; l++) {
+        const int e = t + l * REG_NT;
+        const int p = tb ? e % BK : e / BN, q = tb ? e / BK : e % BN;
+        const operand bc = col_of_op(tb, n0 + q, ldb);
+        bs[p * BN + q] = (p0 + p < k && n0 + q < n) ? b[bc.base + (p0 + p) * bc.step] : 0.0f;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      /* Each work-item: TM values of A and TN values of B per step p give TM * TN products. */
+#pragma unroll
+      for (int p = 0; p < BK; p++) {
+        float af[GEMM_REG_TM], bf[GEMM_REG_TN];
+#pragma unroll
+        for (int i = 0; i < TM; i++) af[i] = as[(ty * TM + i) * BK + p];
+#pragma unroll
+        for (int j = 0; j < TN; j++) bf[j] = bs[p * BN + tx * TN + j];
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+          for (int j = 0; j < TN; j++) acc[i][j] += af[i] * bf[j];
+      }
+      /* The next step overwrites both tiles: wait until every work-item is done with them. */
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+      const idx_t row = m0 + ty * TM + i;
+#pragma unroll
+      for (int j = 0; j < TN; j++) {
+        const idx_t col = n0 + tx * TN + j;
+        if (row < m && col < n) store_c(c, row * ldc + col, alpha, acc[i][j], beta);
+      }
+    }
+  }
+}
+
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_register)
+__kernel __attribute__((reqd_work_group_size(REG_NX, REG_NY, 1))) void duet_sgemm_register(
+    duet__gemm_scalars s, __global const float *restrict a, __global const float *restrict b,
+    __global float *restrict c, __local float *smem) {
+  sgemm_register_body(GEMM_SCALARS_AROUND(s, a, b, c), smem);
 }
 #endif

@@ -4,7 +4,10 @@
  * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set; defaults):
  *   GEMM_SIMPLE_X, GEMM_SIMPLE_Y  block of the naive and coalesced kernels   (32, 8)
  *   GEMM_TILE                     tile side and block side of the tiled kernel (32)
- * Shared memory (dynamic): tiled 2 * GEMM_TILE * GEMM_TILE floats; the others none.
+ *   GEMM_REG_BM, _BN, _BK, _TM, _TN  register: tile of C per block, k depth of a step, outputs
+ *                                 per thread (64, 64, 8, 4, 4)
+ * Shared memory (dynamic): tiled 2 * GEMM_TILE * GEMM_TILE floats; register (GEMM_REG_BM +
+ * GEMM_REG_BN) * GEMM_REG_BK; the others none.
  * No kernel assumes divisibility: any m, n, k >= 1 and any ld. k == 0 and alpha == 0 never
  * reach these kernels (the core launches duet_scale of copy.cu instead: A and B are not read). */
 #include "common.cuh"
@@ -108,11 +111,107 @@ __global__ void duet_sgemm_tiled(duet__gemm_scalars s, const float *__restrict__
   sgemm_tiled_body<tiled_cfg<S>::TILE>(GEMM_SCALARS_AROUND(s, a, b, c));
 }
 
+/* register: 2D register blocking, the step after tiling: a BM x BN tile of C per block of
+ * (BN/TN) x (BM/TM) threads (blockDim.x = BN/TN), each thread a TM x TN micro-tile in registers,
+ * fed from BK-deep tiles of A and B in shared memory ((BM + BN) * BK floats, dynamic). Needs
+ * BM * BK and BK * BN to be multiples of the thread count. */
+/* Dynamic shared memory in bytes: an A tile of BM x BK and a B tile of BK x BN floats. */
+template <int BM, int BN, int BK, int TM, int TN>
+__host__ __device__ constexpr size_t sgemm_register_smem() {
+  return (size_t)(BM + BN) * BK * sizeof(float);
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+__device__ __forceinline__ void sgemm_register_body(int ta, int tb, idx_t m, idx_t n, idx_t k,
+                                                    float alpha, const float *__restrict__ a,
+                                                    idx_t lda, const float *__restrict__ b,
+                                                    idx_t ldb, float beta, float *__restrict__ c,
+                                                    idx_t ldc, float *smem) {
+  constexpr int NX = BN / TN, NY = BM / TM, NT = NX * NY;
+  static_assert(BM % TM == 0 && BN % TN == 0, "the micro-tile must divide the tile");
+  static_assert((BM * BK) % NT == 0 && (BK * BN) % NT == 0, "each thread loads whole shares");
+  float *as = smem;           /* BM x BK, row-major: as[r * BK + p] = op(A)(m0 + r, p0 + p) */
+  float *bs = smem + BM * BK; /* BK x BN, row-major: bs[p * BN + q] = op(B)(p0 + p, n0 + q) */
+  const int tx = threadIdx.x, ty = threadIdx.y, t = ty * NX + tx;
+  const idx_t n0 = (idx_t)blockIdx.x * BN;
+  FOR_EACH_TILE_Y(tile, m, BM) {
+    const idx_t m0 = tile * BM;
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) acc[i][j] = 0.0f;
+
+    for (idx_t p0 = 0; p0 < k; p0 += BK) {
+      /* All threads copy the two tiles; consecutive threads take consecutive elements of the
+       * dimension that is contiguous in memory (k for A, m for A^T), so the loads coalesce.
+       * Elements outside the matrices become zeros. */
+#pragma unroll
+      for (int l = 0; l < BM * BK / NT; l++) {
+        const int e = t + l * NT;
+        const int r = ta ? e % BM : e / BK, p = ta ? e / BM : e % BK;
+        const operand ar = row_of_op(ta, m0 + r, lda);
+        as[r * BK + p] = (m0 + r < m && p0 + p < k) ? a[ar.base + (p0 + p) * ar.step] : 0.0f;
+      }
+#pragma unroll
+      for (int l = 0; l < BK * BN / NT; l++) {
+        const int e = t + l * NT;
+        const int p = tb ? e % BK : e / BN, q = tb ? e / BK : e % BN;
+        const operand bc = col_of_op(tb, n0 + q, ldb);
+        bs[p * BN + q] = (p0 + p < k && n0 + q < n) ? b[bc.base + (p0 + p) * bc.step] : 0.0f;
+      }
+      __syncthreads();
+      /* Each thread: TM values of A and TN values of B per step p give TM * TN products. */
+#pragma unroll
+      for (int p = 0; p < BK; p++) {
+        float af[TM], bf[TN];
+#pragma unroll
+        for (int i = 0; i < TM; i++) af[i] = as[(ty * TM + i) * BK + p];
+#pragma unroll
+        for (int j = 0; j < TN; j++) bf[j] = bs[p * BN + tx * TN + j];
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+          for (int j = 0; j < TN; j++) acc[i][j] += af[i] * bf[j];
+      }
+      /* The next step overwrites both tiles: wait until every thread is done with them. */
+      __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+      const idx_t row = m0 + ty * TM + i;
+#pragma unroll
+      for (int j = 0; j < TN; j++) {
+        const idx_t col = n0 + tx * TN + j;
+        if (row < m && col < n) store_c(c, row * ldc + col, alpha, acc[i][j], beta);
+      }
+    }
+  }
+}
+
+template <int S>
+struct register_cfg {
+  static constexpr int BM = TUN(S, GEMM_REG_BM), BN = TUN(S, GEMM_REG_BN), BK = TUN(S, GEMM_REG_BK),
+                       TM = TUN(S, GEMM_REG_TM), TN = TUN(S, GEMM_REG_TN);
+  static constexpr unsigned bx = BN / TN, by = BM / TM;
+  static constexpr size_t smem = sgemm_register_smem<BM, BN, BK, TM, TN>();
+};
+
+template <int S>
+__global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
+    duet_sgemm_register(duet__gemm_scalars s, const float *__restrict__ a,
+                        const float *__restrict__ b, float *__restrict__ c) {
+  using C = register_cfg<S>;
+  extern __shared__ float smem[];
+  sgemm_register_body<C::BM, C::BN, C::BK, C::TM, C::TN>(GEMM_SCALARS_AROUND(s, a, b, c), smem);
+}
+
 /* One row per kernel: each expands to rows that end in commas clang-format cannot see. */
 // clang-format off
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM)[] = {
     DUET_CU_KERNEL(duet_sgemm_naive, simple_cfg)
     DUET_CU_KERNEL(duet_sgemm_coalesced, simple_cfg)
     DUET_CU_KERNEL(duet_sgemm_tiled, tiled_cfg)
+    DUET_CU_KERNEL(duet_sgemm_register, register_cfg)
     DUET_CU_END};
 // clang-format on

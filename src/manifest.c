@@ -186,7 +186,7 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_SGEMM_TILED] = ROW("duet_sgemm_tiled", GEMM, GEMM_SIG "s",
                                 SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled),
     [DUET__K_SGEMM_REGISTER] =
-        ROW("duet_sgemm_register", GEMM_FAST, GEMM_SIG "s", REG_TUNABLES, shape_sgemm_register),
+        ROW("duet_sgemm_register", GEMM, GEMM_SIG "s", REG_TUNABLES, shape_sgemm_register),
     /* grid z: split-K slices writing into a workspace (src/gemm_plan.c) */
     [DUET__K_SGEMM_FAST] =
         ROW("duet_sgemm_fast", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
