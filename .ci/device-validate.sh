@@ -11,7 +11,7 @@
 # duet-bench overlap alone, with its timelines; cache: test_cache alone on NVIDIA's OpenCL; sweep:
 # tools/duet-sweep's kernel variants on both backends, and the SASS of every kernel it built;
 # streamk: tests/test_streamk, stream-K's publish under many launches, on every platform;
-# onesource: duet-bench's rows of the GEMM kernels written once (kernels/), both backends, to set
+# onesource: duet-bench's rows of the GEMM kernels written once (kernels_cl/gemm_fast.cl, gemm_skinny.cl), both backends, to set
 # beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them)
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u

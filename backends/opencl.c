@@ -3,7 +3,7 @@
  * duet_ctx of its device shares (opencl_programs.c), with the programs built on it (a family's
  * members also count their buffers' frees together: their buffers reach each other's kernels).
  * Each kernel is built on its first use as its own program: src/duet_kernel.h,
- * kernels_cl/common.cl and kernels/builtin.h followed by its group's file (embedded at build
+ * kernels_cl/common.cl and kernels_cl/builtin.h followed by its group's file (embedded at build
  * time), with the -D options the manifest gives for the context's tunable values and one that
  * compiles only that kernel of the file, so that a cold call waits for no other kernel. A kernel
  * that fails to build fails only the calls that need it. Every OpenCL call goes through
@@ -263,7 +263,7 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
 }
 
 /* Group g's file, and the files every group's program starts with (kernels_cl/common.cl, then
- * kernels/builtin.h, which the kernels written once for both backends need). */
+ * kernels_cl/builtin.h, which the kernels written once for both backends need). */
 static const char *group_source(duet__group g, const char **common, const char **builtin) {
   const char *text = NULL;
   *common = *builtin = NULL;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the OpenCL kernels; kernels_cu/common.cuh holds their CUDA twins.
  * OpenCL C 1.2 only (NVIDIA's OpenCL compiler is 1.2). Every kernel group's program is
- * src/duet_kernel.h, this file, kernels/builtin.h and the group's own file (copy.cl,
- * transpose.cl, gemm.cl, ..., or one of kernels/, written once for both backends).
+ * src/duet_kernel.h, this file, kernels_cl/builtin.h and the group's own file (copy.cl,
+ * transpose.cl, gemm.cl, ..., or gemm_fast.cl / gemm_skinny.cl, written once for both backends).
  * Every kernel declares reqd_work_group_size from its tunables: the compiler can then size its
  * barriers and registers for the block, and the backend checks the core's launch against it. */
 

@@ -25,7 +25,7 @@ constexpr int duet_tun_table[DUET__T_COUNT][DUET__SET_COUNT] = {
 #define TUN(S, name) (duet_tun_table[DUET__T_##name][(S)])
 /* The same as a constant that device code may read anywhere (the table is a host array, which
  * device code may read only where the compiler folds it): the tunables of the kernels written
- * once (kernels/builtin.h). */
+ * once (kernels_cl/builtin.h). */
 template <int V>
 struct duet_tun_const {
   static constexpr int value = V;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels/gemm_fast.cl,
- * written once for both backends, compiled here once per tuning set and tile (kernels/builtin.h
+/* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
+ * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
  * says how), and the registry's rows for them, for two groups: gemm_fast (fast at the GEMM_FAST_
  * tile, the stream-K kernels, the reduction) and gemm_fast_small (fast at the GEMM_FAST_SMALL_
  * tile), as the OpenCL programs serve both through renamed -D options. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* SGEMM skinny and skinny-dot for CUDA: kernels/gemm_skinny.cl, written once for both backends,
- * compiled here once per tuning set (kernels/builtin.h says how), and the registry's rows for
+/* SGEMM skinny and skinny-dot for CUDA: kernels_cl/gemm_skinny.cl, written once for both backends,
+ * compiled here once per tuning set (kernels_cl/builtin.h says how), and the registry's rows for
  * them. */
 #include <stdint.h>
 

@@ -20,8 +20,9 @@
 #define DUET__FOR_EACH_SET(M, ...) M(0, __VA_ARGS__) M(1, __VA_ARGS__) M(2, __VA_ARGS__)
 
 /* X(NAME, default, nvidia-sm80, cpu). Kernel files name the same tunables without the DUET
- * prefix. Those of kernels_cl/ carry #ifndef fallbacks equal to the default column, so each
- * compiles alone; those of kernels/ (written once for both backends) have none: the OpenCL
+ * prefix. The course twins of kernels_cl/ carry #ifndef fallbacks equal to the default column, so
+ * each compiles alone; the GEMM kernels written once for both backends (gemm_fast.cl,
+ * gemm_skinny.cl, over builtin.h) have none: the OpenCL
  * backend always passes the values, and kernels_cu/ defines them per set.
  *
  * TRANSPOSE_TILE, _ROWS   transpose and copy: a TILE x TILE tile moved by a TILE x ROWS block
@@ -37,7 +38,7 @@
  * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
  * GEMM_TILE               tiled sgemm: TILE x TILE threads over TILE x TILE tiles of A and B
  * GEMM_REG_*              register sgemm: a BM x BN tile of C in BK steps, TM x TN per thread
- * GEMM_FAST_*             fast sgemm (kernels/gemm_fast.cl states the rules they follow):
+ * GEMM_FAST_*             fast sgemm (kernels_cl/gemm_fast.cl states the rules they follow):
  *                         BM x BN tile, BK deep, WM x WN per warp, TM x TN per thread, BAND
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
@@ -84,7 +85,7 @@
 #define DUET__RULE(name, ok, text)
 /* register: its work-items, (BM / TM) x (BN / TN) */
 #define DUET__REG_NT ((T(GEMM_REG_BM) / T(GEMM_REG_TM)) * (T(GEMM_REG_BN) / T(GEMM_REG_TN)))
-/* fast, at either tile (P: GEMM_FAST_ or GEMM_FAST_SMALL_); kernels/gemm_fast.cl states them
+/* fast, at either tile (P: GEMM_FAST_ or GEMM_FAST_SMALL_); kernels_cl/gemm_fast.cl states them
  * (the #error checks there build-fail the same values, without naming the rule) */
 #define DUET__FAST_NT(P) (32 * (T(P##BM) / T(P##WM)) * (T(P##BN) / T(P##WN)))
 // clang-format off

@@ -17,7 +17,7 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
   return status;
 }
 
-/* Stream-K's flags and stamps (kernels/gemm_fast.cl, fast_stream_k) carry 11 bits of the
+/* Stream-K's flags and stamps (kernels_cl/gemm_fast.cl, fast_stream_k) carry 11 bits of the
  * launch's epoch, 1..SK_EPOCHS (duet__arena_epoch). A flag or a stamp of another epoch counts as
  * zero, so one that a launch which failed half-way left behind cannot poison a later call. */
 enum { SK_EPOCHS = 0x7ff };

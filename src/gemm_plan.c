@@ -31,7 +31,7 @@ static const duet_gemm_variant auto_order[2][AUTO_LEN] = {
     {DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE},
     {DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE}};
 
-/* Stream-K's flags (kernels/gemm_fast.cl, fast_stream_k) count a tile's units in 10 bits. */
+/* Stream-K's flags (kernels_cl/gemm_fast.cl, fast_stream_k) count a tile's units in 10 bits. */
 enum { SK_MAX_UNITS = 0x3ff };
 
 static size_t units(const duet__gemm_caps *c) { return c->units ? c->units : 1; }
@@ -209,7 +209,7 @@ static int cut_pieces(const inputs *x, duet__gemm_plan *p) {
  * docs/results/tuning-notes.md). Where the multiply does at least GEMM_PACK_MIN_INTENSITY flops per
  * byte the copy moves, it is copied into the arena at an ld that is, padded along the tiles'
  * side (m for A, n for B) to a whole number of `tile`s, so that the ragged last row or column of
- * tiles loads without guards too (kernels/gemm_fast.cl, mac_tile); the padding is never
+ * tiles loads without guards too (kernels_cl/gemm_fast.cl, mac_tile); the padding is never
  * written. `tile_rows`: that side is the stored rows (A, B^T), else the stored columns. */
 static void plan_pack(const inputs *x, duet__gemm_pack *pk, size_t ld, size_t rows, size_t cols,
                       int tile_rows, size_t tile) {

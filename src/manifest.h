@@ -89,7 +89,7 @@ typedef struct {
   int x_walks_rows; /* the grid's x axis runs along the output's rows, not its columns */
 } duet__shape;
 
-/* The skinny kernels' fixed geometry (kernels/gemm_skinny.cl, written once for both backends,
+/* The skinny kernels' fixed geometry (kernels_cl/gemm_skinny.cl, written once for both backends,
  * is written for these values; not tunables: each load compares the kernel's block with the
  * manifest's, so a kernel built for others is refused). skinny: SKINNY_LX x SKINNY_KG threads,
  * SKINNY_KG groups along k, SKINNY_PER_THREAD outputs per thread, SKINNY_TILE along the strip per

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM skinny: a strip of C a few rows or columns thin, as fast's plans cut them (src/gemm.c).
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
- * Written once for both backends in the dialect of src/duet_kernel.h and kernels/builtin.h
+ * Written once for both backends in the dialect of src/duet_kernel.h and kernels_cl/builtin.h
  * (which says how each backend builds it). Its own group, so that a program of a few lines is
  * built for it on OpenCL (gemm_fast's build takes NVIDIA's compiler about 24 s).
  *
@@ -26,7 +26,7 @@
  * where ld and alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the
  * SKINNY_KG partial sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats).
  * 1D grid of ceil(L / 256) blocks; grid dimension 2 is split-K slices (splitk_slice in
- * kernels/builtin.h, slices of any length). Any m, n, k, ld.
+ * kernels_cl/builtin.h, slices of any length). Any m, n, k, ld.
  * fast's argument list, so that a strip's plan can take it in place of the small tile; m_read
  * and n_read are not needed (it reads inside m x k and k x n only). */
 #define SKINNY_LX 64

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What duet's own kernels written once (the files of kernels/) need beyond the public dialect of
+/* What duet's own kernels written once (gemm_fast.cl and gemm_skinny.cl) need beyond the public dialect of
  * src/duet_kernel.h, in the manner of CLBlast's opencl_to_cuda.h: a few names with one meaning
  * and a line per backend, then the helpers the GEMM kernels share, written once.
  *
@@ -68,7 +68,7 @@
 #define ATOMIC_XCHG_INT(p, v) atomicExch((p), (v))
 
 #else
-#error "kernels/builtin.h follows src/duet_kernel.h"
+#error "kernels_cl/builtin.h follows src/duet_kernel.h"
 #endif
 
 /* A condition on compile-time values (tunables) that must hold, as C99 and C++ both take it: an
