@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What duet's own kernels written once (gemm_fast.cl and gemm_skinny.cl) need beyond the public dialect of
- * src/duet_kernel.h, in the manner of CLBlast's opencl_to_cuda.h: a few names with one meaning
- * and a line per backend, then the helpers the GEMM kernels share, written once.
+/* What duet's own kernels written once (gemm_fast.cl and gemm_skinny.cl) need beyond the public
+ * dialect of src/duet_kernel.h, in the manner of CLBlast's opencl_to_cuda.h: a few names with one
+ * meaning and a line per backend, then the helpers the GEMM kernels share, written once.
  *
  * How a kernel written once is built:
  *   OpenCL: every built-in program is duet_kernel.h, kernels_cl/common.cl, this file and the
