@@ -7,7 +7,8 @@
 
 check_LIBRARIES = %reldir%/libharness.a
 %canon_reldir%_libharness_a_SOURCES = %reldir%/harness.h %reldir%/harness.c \
-	%reldir%/matrix.c %reldir%/case_move.c %reldir%/case_sgemm.c
+	%reldir%/matrix.c %reldir%/case_move.c %reldir%/case_sgemm.c \
+	%reldir%/zygote.h %reldir%/zygote.c
 
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \

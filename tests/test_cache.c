@@ -11,18 +11,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
-
-extern char **environ;
+#include "zygote.h"
 
 #define ROWS 19
 #define COLS 23
@@ -318,37 +315,28 @@ static void case_off_and_default(void) {
   harness_case_end(&c);
 }
 
-/* Reads up to n - 1 bytes of path into buf (empty when it cannot). */
-static void slurp(const char *path, char *buf, size_t n) {
-  const int fd = open(path, O_RDONLY);
-  const ssize_t got = fd >= 0 ? read(fd, buf, n - 1) : 0;
-  if (fd >= 0) close(fd);
-  buf[got > 0 ? got : 0] = '\0';
-}
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
 /* How a child ended, in words. */
-static void ended(int status, char *why, size_t n) {
-  if (WIFEXITED(status))
-    snprintf(why, n, "exit status %d", WEXITSTATUS(status));
-  else if (WIFSIGNALED(status))
-    snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+static void ended(const zygote_result *r, char *why, size_t n) {
+  if (!r->started)
+    snprintf(why, n, "not started");
+  else if (WIFEXITED(r->status))
+    snprintf(why, n, "exit status %d", WEXITSTATUS(r->status));
+  else if (WIFSIGNALED(r->status))
+    snprintf(why, n, "killed by signal %d (%s)", WTERMSIG(r->status),
+             strsignal(WTERMSIG(r->status)));
   else
-    snprintf(why, n, "wait status %#x", status);
+    snprintf(why, n, "wait status %#x", r->status);
 }
 
 /* Two processes building into one empty directory at once: both right, on this device, the
- * entry whole. Each child runs under DUET_VERBOSE=1 with its stdout and stderr in a file of its
- * own, printed whole when the child fails: its status, the library's last error and notes. */
+ * entry whole. The children start from the zygote (zygote.h), as from a shell: a process started
+ * by this one, which has loaded the OpenCL drivers by now, may not see the same platforms. Each
+ * runs under DUET_VERBOSE=1; its output is printed whole when it fails: its status, the
+ * library's last error and notes. */
 static void case_two_processes(void) {
   harness_case c;
   harness_case_begin(&c, &the_dev, "cache: two processes fill one empty directory at once");
-  char dir[300], dev[16], log[2][320], name[sizeof((duet_device_info *)0)->name] = "";
+  char dir[300], dev[16], cache_env[320], name[sizeof((duet_device_info *)0)->name] = "";
   notes n;
   duet_ctx *mine = NULL;
   duet_device_info info;
@@ -356,46 +344,31 @@ static void case_two_processes(void) {
       duet_ctx_info(mine, &info) == DUET_OK)
     snprintf(name, sizeof name, "%s", info.name);
   duet_ctx_destroy(mine); /* the children start with no context open here */
+  zygote_note_env_changes("test_cache");
   use_dir("procs", dir);
   snprintf(dev, sizeof dev, "%d", the_dev.device);
-  char *argv[] = {(char *)self, "--child", dev, NULL};
-  pid_t pid[2];
-  double t0[2];
-  int spawned = 0;
-  setenv("DUET_VERBOSE", "1", 1);
-  fflush(stdout);
-  fflush(stderr);
+  snprintf(cache_env, sizeof cache_env, "DUET_CACHE_DIR=%s", dir);
+  /* This process unset DUET_TUNE and the salt after the zygote started: the children too. */
+  const char *const argv[] = {self, "--child", dev, NULL};
+  const char *const env[] = {cache_env, "DUET_VERBOSE=1", "DUET_TUNE", "DUET_TEST_CACHE_SALT",
+                             NULL};
+  const zygote_cmd cmd[2] = {{argv, env}, {argv, env}};
+  static zygote_result res[2];
+  zygote_run(cmd, 2, res);
   for (int i = 0; i < 2; i++) {
-    snprintf(log[i], sizeof log[i], "%s/child-%d.txt", root, i);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 2, log[i], O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 2, 1);
-    t0[i] = now_ms();
-    const int err = posix_spawn(&pid[i], self, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (!harness_expect(&c, err == 0, "posix_spawn %s: %s", self, strerror(err))) break;
-    spawned++;
-  }
-  unsetenv("DUET_VERBOSE");
-  for (int i = 0; i < spawned; i++) {
-    int status = 0;
-    const pid_t got = waitpid(pid[i], &status, 0);
-    const double ms = now_ms() - t0[i];
-    char why[96], text[4096];
-    ended(status, why, sizeof why);
-    slurp(log[i], text, sizeof text);
-    if (!harness_expect(&c, got == pid[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                        "child %d (%s --child %s): %s after %.0f ms%s; its output:\n%s", i, self,
-                        dev, got == pid[i] ? why : strerror(errno), ms,
-                        got == pid[i] ? "" : " (waitpid failed)", text))
+    char why[96];
+    ended(&res[i], why, sizeof why);
+    if (!harness_expect(
+            &c, res[i].started && WIFEXITED(res[i].status) && WEXITSTATUS(res[i].status) == 0,
+            "child %d (%s --child %s): %s after %.0f ms; its output (%zu bytes):\n%s", i, self, dev,
+            why, res[i].ms, res[i].bytes, res[i].output))
       continue;
     /* The child names the device it opened: the parent's, or the test proves nothing. */
     char want[sizeof name + 32];
     snprintf(want, sizeof want, "test_cache child: opened %s\n", name);
-    harness_expect(&c, *name && strstr(text, want) != NULL,
+    harness_expect(&c, *name && strstr(res[i].output, want) != NULL,
                    "child %d did not open this process's device (%s); its output:\n%s", i, name,
-                   text);
+                   res[i].output);
   }
   int tmps;
   harness_expect(&c, entries(dir, NULL, &tmps) == 1 && tmps == 0,
@@ -494,6 +467,8 @@ int main(int argc, char **argv) {
     child = 1;
     return copy_once(NULL, NULL) ? 1 : 0;
   }
+  /* Before anything loads a driver: case_two_processes starts its children from it. */
+  zygote_start();
   harness_init("test_cache");
   /* argv[0] is the program itself (libtool's wrapper runs .libs/ with its library path, which
    * the children inherit); /proc/self/exe would be the tool's under valgrind. */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* duet-coldstart: what a fresh process pays before its first fast sgemm, with the program cache
- * cold, warm and off. Each row is a new process (this program run again with --child): it opens
+ * cold, warm and off. Each run is a new process (this program run again with --child): it opens
  * a context, times its first fast n x n x n sgemm up to duet_finish, a second one (the steady
  * cost, to subtract), then opens a second context on the same device while the first is open and
  * times that context's first sgemm. The first row's cache is an empty directory, the second row
  * runs on what the first left there, the third has the cache off. Results are checked against a
  * CPU reference on a sample of C. Not a test: it prints times.
- * usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N]
+ * usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N] [-r RUNS]
+ * -r RUNS: each row's cells are medians over RUNS processes (default 1).
  * On NVIDIA's OpenCL, run it with CUDA_CACHE_DISABLE=1 (the driver's own cache off); on PoCL
  * with POCL_KERNEL_CACHE=0. DUET_VERBOSE=1 prints where each program came from. */
 #define _GNU_SOURCE
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,8 +122,8 @@ static int child(duet_backend b, int dev, size_t n) {
   return bad;
 }
 
-/* Runs this program again with --child and DUET_CACHE_DIR=cache; prints its row. */
-static int run_row(const char *label, char **argv, const char *cache) {
+/* Runs this program again with --child and DUET_CACHE_DIR=cache: one process's times in t. */
+static int sample(char **argv, const char *cache, int say_device, double t[5]) {
   char line[512];
   int fds[2];
   if (setenv("DUET_CACHE_DIR", cache, 1) || pipe(fds)) return 1;
@@ -139,27 +141,44 @@ static int run_row(const char *label, char **argv, const char *cache) {
     return 1;
   }
   FILE *out = fdopen(fds[0], "r");
-  double t[5];
   int got = 0;
   while (out && fgets(line, sizeof line, out)) {
-    if (!strncmp(line, "device ", 7) && !strcmp(label, "cold")) printf("device: %s", line + 7);
+    if (!strncmp(line, "device ", 7) && say_device) printf("device: %s", line + 7);
     if (sscanf(line, "row %lf %lf %lf %lf %lf", &t[0], &t[1], &t[2], &t[3], &t[4]) == 5) got = 1;
   }
   if (out) fclose(out);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!got || !WIFEXITED(status) || WEXITSTATUS(status)) {
-    printf("| %-5s | failed (see stderr) |\n", label);
-    return 1;
+  return !got || !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+static int by_value(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One process's times: the five of its row, then first - steady. */
+typedef double times[6];
+
+/* Prints one row: each column's median over the reps samples, which must all have worked. */
+static void print_row(const char *label, times *s, int ok, int reps) {
+  if (ok < reps) {
+    printf("| %-5s | failed in %d of %d runs (see stderr) |\n", label, reps - ok, reps);
+    return;
   }
-  printf("| %-5s | %10.1f | %12.1f | %13.1f | %13.1f | %17.1f | %18.1f |\n", label, t[0], t[1],
-         t[2], t[1] - t[2], t[3], t[4]);
-  return 0;
+  double m[6], v[reps];
+  for (int col = 0; col < 6; col++) {
+    for (int i = 0; i < reps; i++) v[i] = s[i][col];
+    qsort(v, (size_t)reps, sizeof *v, by_value);
+    m[col] = reps % 2 ? v[reps / 2] : 0.5 * (v[reps / 2 - 1] + v[reps / 2]);
+  }
+  printf("| %-5s | %10.1f | %12.1f | %13.1f | %13.1f | %17.1f | %18.1f |\n", label, m[0], m[1],
+         m[2], m[5], m[3], m[4]);
 }
 
 int main(int argc, char **argv) {
   duet_backend b = DUET_BACKEND_AUTO;
-  int dev = 0, is_child = 0;
+  int dev = 0, is_child = 0, reps = 1;
   size_t n = 1024;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--child"))
@@ -173,16 +192,20 @@ int main(int argc, char **argv) {
       dev = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-n") && i + 1 < argc)
       n = (size_t)strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "-r") && i + 1 < argc && atoi(argv[i + 1]) > 0 &&
+             atoi(argv[i + 1]) <= 99)
+      reps = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N]\n");
+      fprintf(stderr, "usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N] [-r RUNS]\n");
       return 2;
     }
   }
   if (is_child) return child(b, dev, n ? n : 1);
   /* The child's argv: ours plus --child. */
   char **cargv = calloc((size_t)argc + 2, sizeof *cargv);
-  char dir[] = "/tmp/duet-coldstart-XXXXXX";
-  if (!cargv || !mkdtemp(dir)) {
+  char root[] = "/tmp/duet-coldstart-XXXXXX", dir[sizeof root + 16];
+  times *s = calloc(3 * (size_t)reps, sizeof *s);
+  if (!cargv || !s || !mkdtemp(root)) {
     fprintf(stderr, "duet-coldstart: cannot make a cache directory: %s\n", strerror(errno));
     return 1;
   }
@@ -190,17 +213,32 @@ int main(int argc, char **argv) {
   cargv[argc] = "--child";
   printf(
       "duet-coldstart: fast sgemm %zu x %zu x %zu, backend %s, device %d; times in ms, each "
-      "row a fresh process\n",
-      n, n, n, duet_backend_name(b), dev);
+      "run a fresh process, each cell the median of %d run%s\n",
+      n, n, n, duet_backend_name(b), dev, reps, reps > 1 ? "s" : "");
+  /* Run by run, cold then warm then off, so that a change in the machine's load over the
+   * runs falls on all three rows alike; each cold run has an empty directory of its own. */
+  int ok[3] = {0, 0, 0};
+  for (int r = 0; r < reps; r++) {
+    snprintf(dir, sizeof dir, "%s/run-%d", root, r);
+    const char *cache[3] = {dir, dir, "off"};
+    if (mkdir(dir, 0700)) cache[0] = cache[1] = "/nonexistent/cannot-be-made";
+    for (int row = 0; row < 3; row++) {
+      double *t = s[row * reps + ok[row]];
+      if (!sample(cargv, cache[row], r == 0 && row == 0, t)) {
+        t[5] = t[1] - t[2];
+        ok[row]++;
+      }
+    }
+  }
   printf(
       "| cache | ctx create | first sgemm | steady sgemm | first - steady | 2nd ctx create "
       "| 2nd ctx 1st sgemm |\n|---|---|---|---|---|---|---|\n");
-  int bad = run_row("cold", cargv, dir);
-  bad |= run_row("warm", cargv, dir);
-  bad |= run_row("off", cargv, "off");
+  static const char *const label[3] = {"cold", "warm", "off"};
+  for (int row = 0; row < 3; row++) print_row(label[row], s + row * reps, ok[row], reps);
   char cmd[PATH_MAX + 16];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) bad = 1;
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  const int bad = ok[0] < reps || ok[1] < reps || ok[2] < reps || system(cmd) != 0;
+  free(s);
   free(cargv);
   return bad;
 }
