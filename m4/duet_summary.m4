@@ -18,6 +18,7 @@ duet $PACKAGE_VERSION configured
   OpenCL backend:  $duet_opencl_line
   bench peers:     $duet_peers_line
   bench internals: $duet_internals_line
+  libduet.a:       $duet_static_api_line
   C compiler:      $CC $CFLAGS
   prefix:          $prefix
 _DUET_EOF
