@@ -30,6 +30,9 @@ extern const duet__cl_source duet__kernel_header[]; /* src/duet_kernel.h, embedd
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #endif
+#ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
+#define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
+#endif
 #ifndef CL_DEVICE_WARP_SIZE_NV
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
 #endif
@@ -48,6 +51,7 @@ typedef struct cl_impl_ {
   /* The family root's state (itself on a root): its count of frees serves every member, whose
    * buffers reach each other's kernels; counted atomically, members may run on other threads. */
   struct cl_impl_ *family;
+  int members; /* a root's: its family's other queues, open now (QUEUE_FLUSH 1 reads it) */
 } cl_impl;
 
 typedef struct {
@@ -164,6 +168,7 @@ static int cl_device_count(int *count, char *why, size_t n) {
 static void cl_ctx_close(duet_ctx *ctx) {
   cl_impl *im = IMPL(ctx);
   if (!im) return;
+  if (im->queue && im->family != im) __atomic_sub_fetch(&im->family->members, 1, __ATOMIC_RELAXED);
   if (im->queue) duet__cl.clReleaseCommandQueue(im->queue);
   if (im->context) duet__cl.clReleaseContext(im->context);
   duet__cl_device_release(im->shared);
@@ -285,12 +290,28 @@ static int listed(const char *var, duet__group g) {
   return 0;
 }
 
+/* NVIDIA's register cap for a kernel whose blocks of `threads` must fit `min_blocks` to a compute
+ * unit (duet__shape.min_blocks): the register file shared out, in the allocation's steps of 8;
+ * 0 where there is no such need or the device is not NVIDIA's. */
+static unsigned nv_register_cap(const duet_ctx *ctx, unsigned threads, unsigned min_blocks) {
+  cl_uint regs = 0;
+  if (!ctx->caps.nvidia || !min_blocks || !threads) return 0;
+  if (duet__cl.clGetDeviceInfo(IMPL(ctx)->device, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof regs,
+                               &regs, NULL) != CL_SUCCESS ||
+      !regs)
+    regs = 65536;
+  const unsigned cap = regs / (threads * min_blocks) / 8 * 8;
+  return cap < 16 ? 16 : cap > 255 ? 0 : cap;
+}
+
 /* Kernel d's program: duet_kernel.h (the dialect), common.cl, builtin.h, then its group's file
- * compiled for d alone (-DDUET_KERNEL_ONLY -DDUET_WANT_<name>), with its group's -D options.
+ * compiled for d alone (-DDUET_KERNEL_ONLY -DDUET_WANT_<name>), with its group's -D options,
+ * and on NVIDIA a register cap where its shape asks for blocks to fit (nv_register_cap).
  * The test hooks DUET_TEST_BREAK_GROUPS and DUET_TEST_WARN_GROUPS name groups that common.cl
  * makes fail to build or build with a warning, to prove both paths; they are options, so part
  * of the key that finds a program in memory and on disk. */
-static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program *prog) {
+static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, const duet__shape *shape,
+                          cl_program *prog) {
   const duet__group g = d->group;
   const char *common, *builtin, *text = group_source(g, &common, &builtin);
   if (!text)
@@ -304,7 +325,10 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program 
                                                     : "",
                          listed("DUET_TEST_BREAK_GROUPS", g) ? " -DDUET_TEST_BREAK" : "",
                          listed("DUET_TEST_WARN_GROUPS", g) ? " -DDUET_TEST_WARN" : ""};
-  size_t len = strlen(tunables) + strlen(d->name) + 64;
+  char regs[40] = "";
+  const unsigned cap = nv_register_cap(ctx, shape->block_x * shape->block_y, shape->min_blocks);
+  if (cap) snprintf(regs, sizeof regs, " -cl-nv-maxrregcount=%u", cap);
+  size_t len = strlen(tunables) + strlen(d->name) + strlen(regs) + 64;
   for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) len += strlen(extra[i]);
   char *options = malloc(len);
   char what[160];
@@ -312,8 +336,8 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program 
     free(tunables);
     return duet__fail(ctx, DUET_ENOMEM, "opencl: out of host memory");
   }
-  snprintf(options, len, "-cl-std=CL1.2 %s -DDUET_KERNEL_ONLY -DDUET_WANT_%s%s%s%s", tunables,
-           d->name, extra[0], extra[1], extra[2]);
+  snprintf(options, len, "-cl-std=CL1.2 %s -DDUET_KERNEL_ONLY -DDUET_WANT_%s%s%s%s%s", tunables,
+           d->name, extra[0], extra[1], extra[2], regs);
   snprintf(what, sizeof what, "%s of kernel group %s", d->name, duet__groups[g].name);
   free(tunables);
   const char *srcs[] = {duet__kernel_header[0].text, common, builtin, text};
@@ -325,7 +349,7 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, cl_program 
 static int cl_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loaded *k) {
   cl_impl *im = IMPL(ctx);
   cl_program prog;
-  int status = kernel_program(ctx, d, &prog);
+  int status = kernel_program(ctx, d, &k->shape, &prog);
   if (status) return status;
   cl_int err;
   cl_kernel kern = duet__cl.clCreateKernel(prog, d->name, &err);
@@ -592,7 +616,14 @@ static int cl_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   loaded->frees = frees;
   err = duet__cl.clEnqueueNDRangeKernel(IMPL(ctx)->queue, kern, 3, NULL, global, local, 0, NULL,
                                         NULL);
-  return err == CL_SUCCESS ? DUET_OK : duet__cl_fail(ctx, err, "clEnqueueNDRangeKernel");
+  if (err != CL_SUCCESS) return duet__cl_fail(ctx, err, "clEnqueueNDRangeKernel");
+  /* QUEUE_FLUSH: a kernel left unsubmitted can keep other queues' copies waiting on it, and a
+   * lone queue's caller sees it start no later than its next copy, event or wait. */
+  const int policy = ctx->tun[DUET__T_QUEUE_FLUSH];
+  return policy == 2 ||
+                 (policy == 1 && __atomic_load_n(&IMPL(ctx)->family->members, __ATOMIC_RELAXED))
+             ? flushed(ctx, CL_SUCCESS, NULL)
+             : DUET_OK;
 }
 
 /* ---- families, async copies, pinned memory ----------------------------------------------- */
@@ -619,7 +650,10 @@ static int cl_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
   ctx->impl = im;
   im->queue =
       duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
-  if (im->queue) return DUET_OK;
+  if (im->queue) {
+    __atomic_add_fetch(&im->family->members, 1, __ATOMIC_RELAXED);
+    return DUET_OK;
+  }
   int status = duet__cl_fail(ctx, err, "clCreateCommandQueue");
   cl_ctx_close(ctx);
   return status;

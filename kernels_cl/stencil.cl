@@ -14,9 +14,12 @@
  * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
  * below are the defaults):
  *   STENCIL_BLOCK   work-items per work-group, >= 64                  (256)
- *   STENCIL_VEC     register: outputs per work-item, a multiple of 4  (8)
- *   STENCIL_PER_CU  register: work-groups per compute unit (the core's)
- *   STENCIL_AUTO    the variant AUTO takes (the core's)
+ *   STENCIL_VEC         register: outputs per work-item, a multiple of 4  (8)
+ *   STENCIL_MIN_BLOCKS  register: work-groups per compute unit its registers must allow; the
+ *                       backend's -cl-nv-maxrregcount on NVIDIA, unused here; 0 none  (0)
+ *   STENCIL_PER_CU, STENCIL_R16_PER_CU  register4, register16: work-groups per compute unit
+ *                       (the core's)
+ *   STENCIL_AUTO        the variant AUTO takes (the core's)
  * Fixed: the largest radius, 16 (DUET_STENCIL_MAX_RADIUS). Assumes a STENCIL_BLOCK x 1
  * work-group and radius <= the kernel's HALO. */
 #ifndef STENCIL_BLOCK

@@ -131,6 +131,7 @@ typedef enum {
   DUET__ARENA_FLAGS,    /* stream-K's tickets: zero when allocated, tagged with an epoch (gemm.c) */
   DUET__ARENA_REDUCE_A, /* a reduction's partial sums, passes 1, 3, 5, ... */
   DUET__ARENA_REDUCE_B, /* ... and passes 2, 4, ... */
+  DUET__ARENA_TICKET,   /* shuffle_once's ticket word: zero when allocated, tagged (reduce.c) */
   DUET__ARENA_STENCIL_W, /* the stencil's weights (ctx->stencil_w says which) */
   DUET__ARENA_COUNT
 } duet__arena_region;
@@ -147,6 +148,7 @@ struct duet_ctx {
   void *arena[DUET__ARENA_COUNT];
   size_t arena_bytes[DUET__ARENA_COUNT];
   int sk_epoch;                   /* the last stream-K launch's epoch (duet__arena_epoch) */
+  int reduce_epoch;               /* the last one-pass reduction's epoch (src/reduce.c) */
   duet__description *description; /* set: calls record their launches there (duet__describe) */
   /* References that hold the context open, atomically counted (a family's members may release
    * its root from other threads): the caller's until duet_ctx_destroy, and one per buffer,

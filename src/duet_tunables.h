@@ -65,11 +65,24 @@
  * REDUCE_BLOCK            reduction: threads per block of every variant (a power of two >= 64)
  * REDUCE_PER_CU           shuffle and atomic: blocks per compute unit of the first pass's grid
  * REDUCE_UNROLL           shuffle and atomic: float4 loads in flight per thread and step
+ * REDUCE_ONE_PASS         1: shuffle sums its blocks' sums in the same launch (the last block to
+ *                         finish, by an atomic ticket; the same bits as two passes); 0: a second
+ *                         launch of one block does
  * STENCIL_BLOCK           stencil: threads per block of every variant (>= 64)
  * STENCIL_VEC             stencil register: consecutive outputs per thread (a multiple of 4)
- * STENCIL_PER_CU          stencil register: blocks per compute unit of its grid-stride grid
+ * STENCIL_PER_CU          stencil register (radius <= 4): blocks per compute unit of its
+ *                         grid-stride grid
+ * STENCIL_R16_PER_CU      the same for the register window of radius 16 (radius > 4)
+ * STENCIL_MIN_BLOCKS      stencil register: blocks per compute unit the compiler must leave room
+ *                         for in registers (CUDA __launch_bounds__; NVIDIA's OpenCL
+ *                         -cl-nv-maxrregcount); 0: the compiler's choice. A grid of more blocks
+ *                         than fit at once runs a second, part-empty wave
  * STENCIL_AUTO            the variant stencil AUTO takes (a duet_stencil_variant: 1 naive,
  *                         2 shared, 3 register)
+ * QUEUE_FLUSH             OpenCL: 0 submits (clFlush) after copies, events and waits only; 1
+ *                         after every kernel too, in a family of several queues; 2 after every
+ *                         kernel. NVIDIA's runtime holds enqueued commands back until a flush.
+ *                         CUDA ignores it (a launch is submitted when it is made)
  *
  * Where the values come from: nvidia-sm80 measured on an H100, cpu on PoCL, default the H100's
  * shapes where they are safe on any GPU (docs/results/tuning-notes.md).
@@ -178,6 +191,9 @@
              "sums the warps' partials)")                                                          \
   X(REDUCE_PER_CU,            4,   8,   4) \
   X(REDUCE_UNROLL,            4,   4,   2) \
+  X(REDUCE_ONE_PASS,          1,   1,   1) \
+  DUET__RULE(REDUCE_ONE_PASS, T(REDUCE_ONE_PASS) <= 1,                                             \
+             "REDUCE_ONE_PASS is 0 (two launches) or 1 (one)")                                     \
   X(STENCIL_BLOCK,          256, 256, 256) \
   DUET__RULE(STENCIL_BLOCK, T(STENCIL_BLOCK) >= 33,                                                \
              "STENCIL_BLOCK is at least 33 (shared loads the 2 * 16 + 1 weights of the largest "   \
@@ -186,7 +202,14 @@
   DUET__RULE(STENCIL_VEC, T(STENCIL_VEC) % 4 == 0,                                                 \
              "STENCIL_VEC is a multiple of 4 (register loads its window as float4s)")              \
   X(STENCIL_PER_CU,           4,   4,   4) \
-  X(STENCIL_AUTO,             3,   3,   3)
+  X(STENCIL_R16_PER_CU,       4,   4,   4) \
+  X(STENCIL_MIN_BLOCKS,       0,   4,   0) \
+  DUET__RULE(STENCIL_MIN_BLOCKS, T(STENCIL_MIN_BLOCKS) * T(STENCIL_BLOCK) <= 4096,                 \
+             "STENCIL_MIN_BLOCKS * STENCIL_BLOCK is at most 4096 (16 registers a thread in a "     \
+             "register file of 65536)")                                                            \
+  X(STENCIL_AUTO,             3,   3,   3) \
+  X(QUEUE_FLUSH,              1,   1,   1) \
+  DUET__RULE(QUEUE_FLUSH, T(QUEUE_FLUSH) <= 2, "QUEUE_FLUSH is 0, 1 or 2")
 // clang-format on
 
 typedef enum {

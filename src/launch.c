@@ -200,15 +200,22 @@ int duet__run_one(duet_ctx *ctx, duet__kernel k, size_t rows, size_t cols, const
   return duet__run(ctx, &step, 1);
 }
 
-/* Writes zeros to the first `bytes` of mem. The test hook DUET_TEST_STALE_FLAGS writes what a
- * stream-K launch that failed half-way could leave instead: flags of the last launch's epoch
- * whose counts (0xfffff: every ticket taken) would make every group sum at once, and stamps that
- * are no epoch, were they taken for the next launch's (tests/test_regress.c). */
-static int zero_flags(duet_ctx *ctx, void *mem, size_t bytes) {
-  int *zeros = calloc(1, bytes);
+/* Writes zeros to the first `bytes` of region r's mem. Test hooks write what a launch that
+ * failed half-way could leave instead: DUET_TEST_STALE_FLAGS, stream-K flags of the last
+ * launch's epoch whose counts (0xfffff: every ticket taken) would make every group sum at once,
+ * and stamps that are no epoch, were they taken for the next launch's (tests/test_regress.c);
+ * DUET_TEST_STALE_TICKET=WORD, that word (decimal) as shuffle_once's ticket
+ * (tests/test_reduce_once.c). */
+static int zero_flags(duet_ctx *ctx, duet__arena_region r, void *mem, size_t bytes) {
+  unsigned *zeros = calloc(1, bytes);
   if (!zeros) return duet__fail(ctx, DUET_ENOMEM, "out of host memory for %zu bytes", bytes);
-  if (duet__getenv("DUET_TEST_STALE_FLAGS"))
-    for (size_t i = 0; i < bytes / sizeof *zeros; i++) zeros[i] = ctx->sk_epoch << 20 | 0xfffff;
+  const char *ticket = r == DUET__ARENA_TICKET ? duet__getenv("DUET_TEST_STALE_TICKET") : NULL;
+  long word = 0;
+  if (ticket && !duet__parse_count(ticket, strlen(ticket), 0xffffffffL, &word))
+    for (size_t i = 0; i < bytes / sizeof *zeros; i++) zeros[i] = (unsigned)word;
+  if (r == DUET__ARENA_FLAGS && duet__getenv("DUET_TEST_STALE_FLAGS"))
+    for (size_t i = 0; i < bytes / sizeof *zeros; i++)
+      zeros[i] = (unsigned)ctx->sk_epoch << 20 | 0xfffff;
   int status = ctx->ops->mem_write(ctx, mem, 0, zeros, bytes);
   free(zeros);
   return status;
@@ -216,9 +223,10 @@ static int zero_flags(duet_ctx *ctx, void *mem, size_t bytes) {
 
 int duet__arena_epoch(duet_ctx *ctx, int epochs, int *epoch) {
   if (ctx->sk_epoch >= epochs) {
-    int status = ctx->arena[DUET__ARENA_FLAGS] ? zero_flags(ctx, ctx->arena[DUET__ARENA_FLAGS],
-                                                            ctx->arena_bytes[DUET__ARENA_FLAGS])
-                                               : DUET_OK;
+    int status = ctx->arena[DUET__ARENA_FLAGS]
+                     ? zero_flags(ctx, DUET__ARENA_FLAGS, ctx->arena[DUET__ARENA_FLAGS],
+                                  ctx->arena_bytes[DUET__ARENA_FLAGS])
+                     : DUET_OK;
     if (status) return status;
     ctx->sk_epoch = 0;
   }
@@ -242,8 +250,9 @@ int duet__arena(duet_ctx *ctx, duet__arena_region r, size_t bytes, void **mem) {
     void *grown = NULL;
     int status = arena_alloc(ctx, bytes, &grown);
     if (status) return status;
-    if (r == DUET__ARENA_FLAGS) { /* no flag may carry an epoch still to come */
-      status = zero_flags(ctx, grown, bytes);
+    /* no flag or ticket may carry an epoch still to come */
+    if (r == DUET__ARENA_FLAGS || r == DUET__ARENA_TICKET) {
+      status = zero_flags(ctx, r, grown, bytes);
       if (status) {
         ctx->ops->mem_free(ctx, grown);
         return status;

@@ -133,6 +133,7 @@ static void shape_reduce(const int *t, duet__shape *s) { shape_line(T(REDUCE_BLO
 static void shape_stencil(const int *t, duet__shape *s) { shape_line(T(STENCIL_BLOCK), 1, s); }
 static void shape_stencil_register(const int *t, duet__shape *s) {
   shape_line(T(STENCIL_BLOCK), T(STENCIL_VEC), s);
+  s->min_blocks = (unsigned)T(STENCIL_MIN_BLOCKS);
 }
 
 /* ---- the rows -------------------------------------------------------------------------------- */
@@ -160,7 +161,8 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
   (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
 #define REDUCE_TUNABLES (DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL))
-#define STENCIL_TUNABLES (DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC))
+#define STENCIL_TUNABLES \
+  (DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC) | DUET__TBIT(STENCIL_MIN_BLOCKS))
 
 /* One row: the kernel's name in kernels_cu/ and kernels_cl/, its group, signature, tunables and
  * shape. */
@@ -219,6 +221,9 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
         ROW("duet_reduce_sequential", REDUCE, "lmm", REDUCE_TUNABLES, shape_reduce),
     [DUET__K_REDUCE_SHUFFLE] =
         ROW("duet_reduce_shuffle", REDUCE, "lmm", REDUCE_TUNABLES, shape_reduce),
+    /* n, in, out, part, ticket, epoch: shuffle's two passes in one launch (src/reduce.c) */
+    [DUET__K_REDUCE_SHUFFLE_ONCE] =
+        ROW("duet_reduce_shuffle_once", REDUCE, "lmmmmi", REDUCE_TUNABLES, shape_reduce),
     [DUET__K_REDUCE_ATOMIC] =
         ROW("duet_reduce_atomic", REDUCE, "lmm", REDUCE_TUNABLES, shape_reduce),
     /* n, radius, weights, in, out */

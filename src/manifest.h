@@ -65,6 +65,7 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(REDUCE_NAIVE)           \
   X(REDUCE_SEQUENTIAL)      \
   X(REDUCE_SHUFFLE)         \
+  X(REDUCE_SHUFFLE_ONCE)    \
   X(REDUCE_ATOMIC)          \
   X(STENCIL_NAIVE)          \
   X(STENCIL_SHARED)         \
@@ -86,7 +87,9 @@ typedef struct {
   unsigned tile_x, tile_y;
   unsigned block_x, block_y;
   size_t shared_bytes;
-  int x_walks_rows; /* the grid's x axis runs along the output's rows, not its columns */
+  int x_walks_rows;    /* the grid's x axis runs along the output's rows, not its columns */
+  unsigned min_blocks; /* blocks per compute unit its registers must allow (0: the compiler's
+                          choice); the CUDA twin states the same in __launch_bounds__ */
 } duet__shape;
 
 /* The skinny kernels' fixed geometry (kernels_cl/gemm_skinny.cl, written once for both backends,

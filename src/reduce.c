@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The float sum of an array: passes of one kernel, each summing blocks of its input into one
- * value per block, until one value is left in out[0]. The tree depends only on n, the variant
- * and the tuning set, so the reproducible variants give the same bits on every run. */
+ * value per block, until one value is left in out[0]; shuffle may run its two passes as one
+ * launch (REDUCE_ONE_PASS). The tree depends only on n, the variant and the tuning set, so the
+ * reproducible variants give the same bits on every run. */
 #include "duet_internal.h"
 
 /* Indexed by duet_reduce_variant. AUTO takes shuffle: the fastest of the reproducible ones by
@@ -25,21 +26,27 @@ int duet_reduce_variant_parse(const char *name, duet_reduce_variant *v) {
   return status;
 }
 
-/* The passes being built: step i reads args[i] = (n, in, out) over `blocks` blocks. */
+/* shuffle_once's epochs, 1..REDUCE_EPOCHS, as kernels_cu/reduce.cu and kernels_cl/reduce.cl
+ * count them (a ticket word holds its launch's epoch above 20 bits of tickets). */
+enum { REDUCE_EPOCHS = 0x7ff, REDUCE_TICKETS = 0xfffff };
+
+/* The passes being built: step i reads args[i] = (n, in, out[, part, ticket, epoch]) over
+ * `blocks` blocks. */
 typedef struct {
   duet__step steps[DUET__MAX_STEPS];
-  duet__arg args[DUET__MAX_STEPS][3];
+  duet__arg args[DUET__MAX_STEPS][6];
   unsigned n;
 } passes;
 
-static void add_pass(passes *p, duet__kernel k, size_t n, duet__arg in, duet__arg out,
-                     size_t blocks) {
+static duet__arg *add_pass(passes *p, duet__kernel k, size_t n, duet__arg in, duet__arg out,
+                           size_t blocks) {
   duet__arg *a = p->args[p->n];
   a[0] = duet__arg_i64(n);
   a[1] = in;
   a[2] = out;
   p->steps[p->n] = (duet__step){k, 1, n, 1, a, 3, blocks};
   p->n++;
+  return a;
 }
 
 /* naive and sequential: a block sums `per` elements, so each pass divides the count by `per`
@@ -70,7 +77,9 @@ static int tree_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *
 
 /* shuffle and atomic: a first pass over a grid the device holds at once, each thread reading
  * many float4s; shuffle then sums the blocks' sums in one block (skipped when the first pass
- * had one), atomic adds them into out[0], which a one-block pass over nothing has set to 0. */
+ * had one): a second launch, or with REDUCE_ONE_PASS the last block of the first to take its
+ * ticket (shuffle_once, the same sum in one launch); atomic adds them into out[0], which a
+ * one-block pass over nothing has set to 0. */
 static int shuffle_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in,
                           duet_buf *out, passes *p) {
   const size_t blocks =
@@ -86,9 +95,21 @@ static int shuffle_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_bu
     add_pass(p, k, n, duet__arg_mem(in), duet__arg_mem(out), 1);
     return DUET_OK;
   }
-  void *a = NULL;
+  void *a = NULL, *ticket = NULL;
+  const int once = ctx->tun[DUET__T_REDUCE_ONE_PASS] && blocks <= REDUCE_TICKETS;
   int status = duet__arena(ctx, DUET__ARENA_REDUCE_A, blocks * sizeof(float), &a);
+  if (!status && once) status = duet__arena(ctx, DUET__ARENA_TICKET, sizeof(unsigned), &ticket);
   if (status) return status;
+  if (once) {
+    ctx->reduce_epoch = ctx->reduce_epoch % REDUCE_EPOCHS + 1;
+    duet__arg *args =
+        add_pass(p, DUET__K_REDUCE_SHUFFLE_ONCE, n, duet__arg_mem(in), duet__arg_mem(out), blocks);
+    args[3] = duet__arg_scratch(a);
+    args[4] = duet__arg_scratch(ticket);
+    args[5] = duet__arg_i32(ctx->reduce_epoch);
+    p->steps[p->n - 1].nargs = 6;
+    return DUET_OK;
+  }
   add_pass(p, k, n, duet__arg_mem(in), duet__arg_scratch(a), blocks);
   add_pass(p, k, blocks, duet__arg_scratch(a), duet__arg_mem(out), 1);
   return DUET_OK;

@@ -21,6 +21,7 @@ static const int values[DUET__T_COUNT][DUET__SET_COUNT] = {
 DUET__TUNABLES(DUET__TUNABLE_CHECK)
 #undef DUET__TUNABLE_CHECK
 _Static_assert(DUET__SET_COUNT == DUET__SET_COUNT_, "DUET__SET_COUNT must count the sets");
+_Static_assert(DUET__T_COUNT <= 64, "DUET__TBIT keeps a bit per tunable in 64");
 
 static const char *const tunable_names[DUET__T_COUNT] = {
 #define DUET__TUNABLE_NAME(name, ...) #name,
@@ -118,7 +119,9 @@ DUET__TUNABLES(DUET__NO_ROW)
 static int zero_allowed(int t) {
   return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_TRANSPOSE_VEC ||
          t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK ||
-         t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY;
+         t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY ||
+         t == DUET__T_REDUCE_ONE_PASS || t == DUET__T_STENCIL_MIN_BLOCKS ||
+         t == DUET__T_QUEUE_FLUSH;
 }
 
 /* Names tunables had in duet 0.1.0, still accepted by DUET_TUNE. */

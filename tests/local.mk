@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Tests, included by the top-level Makefile.am: one harness library that every program links,
-# built by `make check` alone, and sixteen programs run by automake's parallel driver (exit 77 =
+# built by `make check` alone, and the programs below, run by automake's parallel driver (exit 77 =
 # SKIP). Each prints one line per case and a final "harness: N passed, N failed, N skipped"
 # that CI sums over tests/*.log.
 # Headers come from the global AM_CPPFLAGS (-I$(top_srcdir)/src).
@@ -14,6 +14,8 @@ check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
 	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course \
 	%reldir%/test_cache %reldir%/test_cubin_params %reldir%/test_plan %reldir%/test_streamk
+# shuffle_once's tickets under many launches (REDUCE_ONE_PASS)
+check_PROGRAMS += %reldir%/test_reduce_once
 TESTS = $(check_PROGRAMS)
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
@@ -52,6 +54,8 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_regress_LDADD = $(%canon_reldir%_internal_ldadd)
 %canon_reldir%_test_streamk_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_streamk_LDADD = $(%canon_reldir%_internal_ldadd)
+%canon_reldir%_test_reduce_once_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_reduce_once_LDADD = $(%canon_reldir%_internal_ldadd)
 %canon_reldir%_test_course_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_course_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_course_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

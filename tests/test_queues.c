@@ -3,7 +3,8 @@
  * from pinned and pageable memory come back exact; a write on one member, a kernel on a second
  * and a read on a third, ordered by duet_event_wait alone, give the CPU's transpose; buffers of
  * one member work on all; each member's scratch arena is its own; and a family destroyed in
- * every order of its members, buffers and events runs clean (ASan and LSan in CI). Bad
+ * every order of its members, buffers and events runs clean (ASan and LSan in CI); the pipeline
+ * runs right under every QUEUE_FLUSH policy. Bad
  * arguments of these calls are test_errors' cases; two threads on one family, test_threads'. */
 #include <math.h>
 #include <stdio.h>
@@ -397,6 +398,39 @@ static void program_on_member_buffers(const harness_dev *dev, duet_ctx *member) 
   harness_case_end(&c);
 }
 
+/* The pipeline under each QUEUE_FLUSH policy (when OpenCL submits a kernel: after copies,
+ * events and waits alone; after every kernel in a family of several queues; after every
+ * kernel), in a family of three and on a root whose members are gone (policy 1 then flushes
+ * no kernel). CUDA takes the value and ignores it. */
+static void flush_policies(const harness_dev *dev) {
+  for (int policy = 0; policy <= 2; policy++) {
+    char spec[32], how[96];
+    snprintf(spec, sizeof spec, "QUEUE_FLUSH=%d", policy);
+    duet_ctx *root = NULL, *m1 = NULL, *m2 = NULL;
+    harness_case c;
+    harness_case_begin(&c, dev, "a family of three with DUET_TUNE=%s", spec);
+    int st = harness_create_with_env(&root, "DUET_TUNE", spec, dev->backend, dev->device);
+    if (!st) st = duet_ctx_create_shared(&m1, root);
+    if (!st) st = duet_ctx_create_shared(&m2, root);
+    const int ok = harness_expect_status(&c, st, DUET_OK, NULL, "creating the family");
+    harness_case_end(&c);
+    if (ok) {
+      snprintf(how, sizeof how, "%s: root, member, member", spec);
+      pipeline(dev, root, m1, m2, how);
+      snprintf(how, sizeof how, "%s: one member alone", spec);
+      pipeline(dev, m1, m1, m1, how);
+      duet_ctx_destroy(m1);
+      duet_ctx_destroy(m2);
+      m1 = m2 = NULL;
+      snprintf(how, sizeof how, "%s: the root, its members gone", spec);
+      pipeline(dev, root, root, root, how);
+    }
+    duet_ctx_destroy(m1);
+    duet_ctx_destroy(m2);
+    if (root) duet_ctx_destroy(root);
+  }
+}
+
 static void run(const harness_dev *dev, void *user) {
   (void)user;
   duet_ctx *m1 = NULL, *m2 = NULL;
@@ -427,6 +461,7 @@ static void run(const harness_dev *dev, void *user) {
   program_on_member_buffers(dev, m1);
   grandchild(dev);
   destroy_orders(dev);
+  flush_policies(dev);
 done:
   duet_ctx_destroy(m1);
   duet_ctx_destroy(m2);

@@ -299,6 +299,9 @@ static const struct {
     {"REDUCE_BLOCK=32", "REDUCE_BLOCK"},
     {"STENCIL_BLOCK=32", "STENCIL_BLOCK"},
     {"STENCIL_VEC=6", "STENCIL_VEC"},
+    {"REDUCE_ONE_PASS=2", "REDUCE_ONE_PASS"},
+    {"STENCIL_MIN_BLOCKS=17", "STENCIL_MIN_BLOCKS"},
+    {"QUEUE_FLUSH=3", "QUEUE_FLUSH"},
 };
 
 static void tunable_rules(const harness_dev *dev, void *user) {
