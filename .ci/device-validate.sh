@@ -14,7 +14,9 @@
 # gaps: issue 19's three H100 gaps, candidates against the defaults in one call (reduction
 # against CUB, stencil r3/r16, overlap on both backends; see the stage below);
 # onesource: duet-bench's rows of the GEMM kernels written once (kernels_cl/gemm_fast.cl, gemm_skinny.cl), both backends, to set
-# beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them)
+# beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them);
+# suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
+# $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after)
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -207,6 +209,19 @@ if has onesource; then
   tools/duet-bench gemm --backend all --variant fast,auto \
     --sizes 1x4096x4096,4x4096x4096,4096x1x4096,4096x4x4096,1x4097x4097,4097x4x4097 \
     2>"$logs/onesource-skinny.err" | tee "$logs/onesource-skinny.txt"
+fi
+
+# suite: the shapes of issue 22 on both backends in one process, so that each OpenCL line is set
+# against the same inputs' cuBLAS on the same GPU; the bench picks each row's reps by its time
+# (25 at most, 5 at least, fewer past half a second). SUITE_ARGS adds options (e.g. --reps 50).
+if has suite; then
+  tag=${SUITE_TAG:-suite}
+  echo "=== suite (issue 22): $tag"
+  start=$(date +%s)
+  DUET_OPENCL_PLATFORM=NVIDIA timeout ${SUITE_TIMEOUT:-480} tools/duet-bench gemm --suite \
+    --backend all --save "$logs/$tag" ${SUITE_ARGS:-} 2>"$logs/$tag.err" | tee "$logs/$tag.txt"
+  echo "suite rc=${PIPESTATUS[0]} in $(($(date +%s) - start)) s"
+  grep -v '^duet-bench: wrote' "$logs/$tag.err" | head -20
 fi
 
 if has program; then

@@ -452,6 +452,84 @@ bad_usage kernel "$tmp/no-such-file.cl" scale --grid 4 --block 64
 bad_usage kernel "$tmp/scale.cl" scale --grid 4 --block 64 --variant naive
 bad_usage transpose --grid 4
 
+# ---- gemm --suite: every shape verified, the summary, CSV, JSON and plot from one run ------------
+# DUET_BENCH_TEST_SUITE_SCALE=4 gives every device the CPU's list with dimensions above 16 divided
+# by 4 (their classes' thin sides kept): the same shapes and rows, in seconds on PoCL.
+DUET_BENCH_TEST_SUITE_SCALE=4
+export DUET_BENCH_TEST_SUITE_SCALE
+# shellcheck disable=SC2086
+run suite gemm --suite $sel --reps 1 --warmup 0 --save "$tmp/suite"
+[ "$rc" -eq 0 ] || show suite
+count_is "gemm --suite exits 0" 0 "$rc"
+shapes=$(sed -n 's/.* \([0-9][0-9]*\) shapes on CPUs$/\1/p' "$tmp/suite.out")
+expect "the suite's header counts 30 or more shapes (${shapes:-none})" test "${shapes:-0}" -ge 30
+lines=$(grep -Ec "^ *[0-9]+ .* $backend:0 " "$tmp/suite.out")
+count_is "a table line per shape" "${shapes:-0}" "$lines"
+count_is "every shape numbered once, in order" "${shapes:-0}" \
+  "$(grep -Eo "^ *[0-9]+ " "$tmp/suite.out" | awk '$1 == NR { n++ } END { print n + 0 }')"
+count_is "every shape verified yes" "${shapes:-0}" "$(grep -Ec "^ *[0-9]+ .* $backend:0 .* yes$" "$tmp/suite.out")"
+for class in "m = 1" "n = 1" "thin m" "thin n" "shallow k" "deep k" square odd transposed tall wide ld; do
+  expect "the suite has the class '$class'" grep -Eq "^ *[0-9]+ +[0-9x]+[ a-z0-9/]* +$class +$backend:0 " "$tmp/suite.out"
+done
+for ops in nt tn tt; do
+  expect "the suite has a shape with op $ops" grep -Eq "^ *[0-9]+ +[0-9x]+ $ops " "$tmp/suite.out"
+done
+expect "the suite has leading dimensions beyond the matrix" grep -Eq "^ *[0-9]+ +[0-9x]+( tt)? ld [0-9]+/[0-9]+/[0-9]+ " "$tmp/suite.out"
+# AUTO and the best of duet's own variants are timed on every shape.
+count_is "every line has AUTO's time and pick, the best variant and its time" "${shapes:-0}" \
+  "$(grep -Ec "^ *[0-9]+ .* $backend:0 +[0-9.]+ +[a-z]+ +[0-9.]+ +(naive|coalesced|tiled|register|fast) " "$tmp/suite.out")"
+expect "the summary names the device" grep -q "^summary $backend:0 (.*): ${shapes:-0} shapes, [0-9]* rows, 0 failed" "$tmp/suite.out"
+if grep -q '^  CLBlast: opens' "$tmp/list.out" && [ "$backend" = opencl ]; then
+  expect "the summary has CLBlast's geometric mean over every shape" \
+    grep -Eq "^    vs CLBlast +geomean [0-9.]+ over ${shapes:-0} shapes, [0-9]+ under 0.85" "$tmp/suite.out"
+fi
+if grep -q '^  cuBLAS: opens' "$tmp/list.out" && [ "$backend" = cuda ]; then
+  expect "the summary has cuBLAS's geometric mean over every shape" \
+    grep -Eq "^    vs cuBLAS +geomean [0-9.]+ over ${shapes:-0} shapes, [0-9]+ under 0.85" "$tmp/suite.out"
+fi
+expect "the summary compares AUTO with duet's best variant and with tiled" sh -c \
+  "grep -Eq '^    AUTO slower than duet.s best variant on [0-9]+ shapes: ' '$tmp/suite.out' &&
+   grep -Eq '^    AUTO slower than tiled on [0-9]+ shapes: ' '$tmp/suite.out'"
+count_is "m = 1 and n = 1 read against buf_copy's bandwidth" 5 \
+  "$(grep -Ec '^      [0-9]+x[0-9]+x[0-9]+( nt| tn)? +[0-9.]+ GB/s, [0-9.]+ of the copy$' "$tmp/suite.out")"
+expect "--save wrote the CSV, JSON, plot data and script" \
+  test -s "$tmp/suite.csv" -a -s "$tmp/suite.json" -a -s "$tmp/suite.dat" -a -s "$tmp/suite.gp"
+expect "suite CSV header" test "$(head -n 1 "$tmp/suite.csv")" = \
+  'index,shape,class,m,n,k,ta,tb,lda,ldb,ldc,backend,device,device_name,auto_ms,auto_runs,naive_ms,coalesced_ms,tiled_ms,register_ms,fast_ms,best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,vs_copy,verified,note'
+count_is "suite CSV: a verified row per shape" "${shapes:-0}" "$(grep -c ",$backend,0,.*,yes,$" "$tmp/suite.csv")"
+if command -v python3 >/dev/null 2>&1; then
+  expect "suite JSON: every shape, verified, with the summary" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+shapes, want = d["shapes"], int(sys.argv[2])
+assert len(shapes) == want and [s["index"] for s in shapes] == list(range(1, want + 1))
+assert all(x["verified"] == "yes" and x["auto_ms"] > 0 and x["rows"] for s in shapes for x in s["devices"])
+assert d["summary"] and d["summary"][0]["shapes"] == want and d["summary"][0]["failed_rows"] == 0
+' "$tmp/suite.json" "${shapes:-0}"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+  expect "--save rendered the suite's plot" test -s "$tmp/suite.png"
+  (cd "$tmp" && gnuplot suite.gp) 2>"$tmp/suite-gnuplot.err"
+  expect "gnuplot suite.gp prints nothing on stderr" test ! -s "$tmp/suite-gnuplot.err"
+  [ -s "$tmp/suite-gnuplot.err" ] && cat "$tmp/suite-gnuplot.err"
+fi
+# A wrong result in the suite: the shape says no, the run exits 1.
+DUET_BENCH_TEST_WRONG_SIZE=1
+export DUET_BENCH_TEST_WRONG_SIZE
+# shellcheck disable=SC2086
+run suite_wrong gemm --suite $sel --reps 1 --warmup 0 --variant tiled --csv
+unset DUET_BENCH_TEST_WRONG_SIZE DUET_BENCH_TEST_SUITE_SCALE
+count_is "gemm --suite with a wrong result: exit status 1" 1 "$rc"
+count_is "... every shape's CSV row says no" "${shapes:-0}" "$(grep -c ",no,tiled: relative error" "$tmp/suite_wrong.out")"
+bad_usage gemm --suite --sizes 8
+bad_usage gemm --suite -n 8
+bad_usage gemm --suite --cpu
+bad_usage transpose --suite
+bad_usage --suite
+bad_usage gemm --save "$tmp/x"
+bad_usage gemm --suite --save "$tmp/x" --csv
+bad_usage gemm --suite --save "$tmp/no-such-dir/x"
+
 # ---- a wrong result: verified no, not timed, exit 1 -----------------------------------------------
 wrong() {
   name=$1

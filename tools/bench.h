@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "duet.h"
 
@@ -18,7 +19,8 @@
  * the device reports none. */
 #define BENCH_CACHE_FALLBACK (64u << 20)
 #define BENCH_MAX_SETS 8
-#define BENCH_MAX_SIZES 64
+/* Enough for `gemm --suite`'s GPU and CPU lists in one run (bench_suite.c). */
+#define BENCH_MAX_SIZES 128
 #define BENCH_MAX_DEVS 32
 /* Without --reps: at most BENCH_DEFAULT_REPS, fewer when a row would take longer than
  * BENCH_BUDGET_MS of device time, but never fewer than BENCH_MIN_REPS (BENCH_MIN_CPU_REPS for the
@@ -65,10 +67,30 @@ static inline float bench_stencil_weight(unsigned r, unsigned j) {
 /* The stencil rows run at these radii (a row's variant holds the duet variant and the radius). */
 #define BENCH_STENCIL_VARIANT(v, r) ((v) | (r) << 8)
 
-/* gemm: C is m x n, A m x k, B k x n. transpose and copy: the input is m rows x n cols. */
+/* gemm: C is m x n, op(A) m x k, op(B) k x n. transpose and copy: the input is m rows x n cols.
+ * gemm alone reads the rest: ta and tb store A and B transposed, and a leading dimension of 0 is
+ * the packed one (bench_lda, bench_ldb, bench_ldc). tag is the shape's class in the suite
+ * (bench_suite.c), NULL elsewhere: shapes of two classes are two blocks even where their
+ * dimensions agree (the suite's test hook scales some to the same). */
 typedef struct {
   size_t m, n, k;
+  int ta, tb;
+  size_t lda, ldb, ldc;
+  const char *tag;
 } bench_size;
+static inline size_t bench_lda(bench_size s) { return s.lda ? s.lda : s.ta ? s.m : s.k; }
+static inline size_t bench_ldb(bench_size s) { return s.ldb ? s.ldb : s.tb ? s.k : s.n; }
+static inline size_t bench_ldc(bench_size s) { return s.ldc ? s.ldc : s.n; }
+/* Whether the gemm operands are stored as the CPU baselines and a plain run store them. */
+static inline int bench_size_plain(bench_size s) {
+  return !s.ta && !s.tb && bench_lda(s) == s.k && bench_ldb(s) == s.n && bench_ldc(s) == s.n;
+}
+static inline int bench_same_size(bench_size a, bench_size b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k && a.ta == b.ta && a.tb == b.tb &&
+         bench_lda(a) == bench_lda(b) && bench_ldb(a) == bench_ldb(b) &&
+         bench_ldc(a) == bench_ldc(b) &&
+         (a.tag == b.tag || (a.tag && b.tag && strcmp(a.tag, b.tag) == 0));
+}
 /* What a row's time grows with: m n k multiply-adds for gemm, m n elements for the others. */
 static inline double bench_work(bench_routine r, bench_size s) {
   return (double)s.m * (double)s.n * (r == BENCH_GEMM ? (double)s.k : 1.0);
@@ -121,6 +143,9 @@ typedef struct {
   bench_format format;
   int total, cpu, verify;
   const char *plot;
+  int suite;        /* gemm --suite: the shape suite (bench_suite.c) */
+  const char *save; /* --save FILE: the suite's table on stdout, CSV, JSON and plot to files */
+  int suite_scale;  /* test hook, from $DUET_BENCH_TEST_SUITE_SCALE (bench_suite.c) */
   uint64_t seed;
   int wrong_size; /* test hook, from $DUET_BENCH_TEST_WRONG_SIZE */
 } bench_opts;
@@ -222,6 +247,7 @@ typedef struct {
   const char *backend; /* "cuda", "opencl", "cpu" */
   int device;          /* -1 for the CPU */
   char device_name[256];
+  int is_cpu; /* the device is a CPU (or the row is a CPU baseline) */
   const char *variant;
   bench_verdict verdict;
   int sampled;
@@ -234,6 +260,7 @@ typedef struct {
   double rate;             /* GFLOP/s or GB/s of the median; NaN when not timed */
   double vs_ref;           /* reference time / this time; NaN when there is none */
   const char *reference;   /* the reference row's variant */
+  char pick[32];           /* gemm auto: the variant AUTO runs (duet_sgemm_plan), else "" */
   char note[512];
 } bench_result;
 

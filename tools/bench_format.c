@@ -36,9 +36,15 @@ double bench_row_rate(const bench_row_def *row, bench_size s, double ms) {
 const char *bench_rate_unit(bench_routine r) { return r == BENCH_GEMM ? "GFLOP/s" : "GB/s"; }
 
 void bench_size_str(bench_routine r, bench_size s, char *buf, size_t len) {
-  if (r == BENCH_GEMM)
-    snprintf(buf, len, "%zux%zux%zu", s.m, s.n, s.k);
-  else if (bench_is_vector(r))
+  if (r == BENCH_GEMM) {
+    /* "MxNxK", then " tn" (op(A), op(B)) when transposed, " ld A/B/C" when not packed */
+    int at = snprintf(buf, len, "%zux%zux%zu", s.m, s.n, s.k);
+    if ((s.ta || s.tb) && at >= 0 && (size_t)at < len)
+      at += snprintf(buf + at, len - (size_t)at, " %c%c", s.ta ? 't' : 'n', s.tb ? 't' : 'n');
+    if ((s.lda || s.ldb || s.ldc) && at >= 0 && (size_t)at < len)
+      snprintf(buf + at, len - (size_t)at, " ld %zu/%zu/%zu", bench_lda(s), bench_ldb(s),
+               bench_ldc(s));
+  } else if (bench_is_vector(r))
     snprintf(buf, len, "%zu", s.m * s.n);
   else
     snprintf(buf, len, "%zux%zu", s.m, s.n);
@@ -54,64 +60,76 @@ const char *bench_verdict_name(bench_verdict v) {
   return "?";
 }
 
-void bench_csv_str(const char *s) {
+void bench_csv_fstr(FILE *f, const char *s) {
   if (!strpbrk(s, ",\"\n")) {
-    fputs(s, stdout);
+    fputs(s, f);
     return;
   }
-  putchar('"');
+  fputc('"', f);
   for (; *s; s++) {
-    if (*s == '"') putchar('"');
-    putchar(*s == '\n' ? ' ' : *s);
+    if (*s == '"') fputc('"', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
   }
-  putchar('"');
+  fputc('"', f);
 }
 
-void bench_csv_num(double v, int present) {
-  putchar(',');
-  if (present && !isnan(v)) printf("%.6g", v);
+void bench_csv_str(const char *s) { bench_csv_fstr(stdout, s); }
+
+void bench_csv_fnum(FILE *f, double v, int present) {
+  fputc(',', f);
+  if (present && !isnan(v)) fprintf(f, "%.6g", v);
 }
 
-void bench_json_str(const char *s) {
-  putchar('"');
+void bench_csv_num(double v, int present) { bench_csv_fnum(stdout, v, present); }
+
+void bench_json_fstr(FILE *f, const char *s) {
+  fputc('"', f);
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
     if (c == '"' || c == '\\')
-      printf("\\%c", c);
+      fprintf(f, "\\%c", c);
     else if (c < 0x20)
-      printf("\\u%04x", c);
+      fprintf(f, "\\u%04x", c);
     else
-      putchar(c);
+      fputc(c, f);
   }
-  putchar('"');
+  fputc('"', f);
+}
+
+void bench_json_str(const char *s) { bench_json_fstr(stdout, s); }
+
+void bench_json_fnum(FILE *f, const char *key, double v, int present) {
+  fprintf(f, ", \"%s\": ", key);
+  if (present && isfinite(v))
+    fprintf(f, "%.6g", v);
+  else
+    fputs("null", f);
 }
 
 void bench_json_num(const char *key, double v, int present) {
-  printf(", \"%s\": ", key);
-  if (present && isfinite(v))
-    printf("%.6g", v);
-  else
-    printf("null");
+  bench_json_fnum(stdout, key, v, present);
 }
 
 /* "devices": [...], without a comma or newline after it. */
-void bench_json_devices(bench_dev *devs, int ndev) {
-  printf("  \"devices\": [");
+void bench_json_fdevices(FILE *f, bench_dev *devs, int ndev) {
+  fprintf(f, "  \"devices\": [");
   for (int d = 0; d < ndev; d++) {
     const duet_device_info *i = &devs[d].info;
-    printf("%s\n    {\"backend\": \"%s\", \"device\": %d, \"name\": ", d ? "," : "",
-           duet_backend_name(devs[d].backend), devs[d].device);
-    bench_json_str(i->name);
-    printf(", \"version\": ");
-    bench_json_str(i->version);
-    printf(
-        ", \"type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %zu, "
-        "\"shared_mem_bytes\": %zu, \"cache_bytes\": %zu}",
-        devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes, i->shared_mem_bytes,
-        i->cache_bytes);
+    fprintf(f, "%s\n    {\"backend\": \"%s\", \"device\": %d, \"name\": ", d ? "," : "",
+            duet_backend_name(devs[d].backend), devs[d].device);
+    bench_json_fstr(f, i->name);
+    fprintf(f, ", \"version\": ");
+    bench_json_fstr(f, i->version);
+    fprintf(f,
+            ", \"type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %zu, "
+            "\"shared_mem_bytes\": %zu, \"cache_bytes\": %zu}",
+            devs[d].is_cpu ? "cpu" : "gpu", i->compute_units, i->global_mem_bytes,
+            i->shared_mem_bytes, i->cache_bytes);
   }
-  printf("\n  ]");
+  fprintf(f, "\n  ]");
 }
+
+void bench_json_devices(bench_dev *devs, int ndev) { bench_json_fdevices(stdout, devs, ndev); }
 
 void bench_device_lines(bench_dev *devs, int ndev, const char *extra) {
   for (int d = 0; d < ndev; d++)

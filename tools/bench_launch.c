@@ -236,7 +236,7 @@ static void run_device(const bench_opts *o, bench_dev *dev, bench_size s,
 }
 
 int bench_launch(const bench_opts *o, bench_dev *devs, int ndev) {
-  bench_size s = o->nsizes ? o->sizes[0] : (bench_size){1, 1, 1};
+  bench_size s = o->nsizes ? o->sizes[0] : (bench_size){.m = 1, .n = 1, .k = 1};
   bench_launch_result *all = bench_xmalloc((size_t)ndev * N_CALLS * sizeof *all);
   int failed = 0;
   bench_launch_output_begin(o, devs, ndev);

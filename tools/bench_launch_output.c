@@ -95,7 +95,7 @@ static void json_row(const bench_launch_result *r) {
 void bench_launch_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   if (o->format == BENCH_OUT_CSV) csv_header();
   if (o->format != BENCH_OUT_TABLE) return;
-  bench_size s = o->nsizes ? o->sizes[0] : (bench_size){1, 1, 1};
+  bench_size s = o->nsizes ? o->sizes[0] : (bench_size){.m = 1, .n = 1, .k = 1};
   char move[64], gemm[64];
   bench_size_str(BENCH_COPY, s, move, sizeof move);
   bench_size_str(BENCH_GEMM, s, gemm, sizeof gemm);

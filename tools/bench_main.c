@@ -19,6 +19,7 @@
 #include "bench_plot.h"
 #include "bench_rows.h"
 #include "bench_run.h"
+#include "bench_suite.h"
 #include "bench_util.h"
 #include "bench_verify.h"
 
@@ -66,18 +67,28 @@ static void print_tuning(const duet_ctx *ctx) {
   printf("\n");
 }
 
-/* The plot is written after the whole run: a path that cannot be written is bad usage, said
- * before the run rather than after it. A file made only to find out is removed again. */
-static int plot_path_writable(const char *path) {
+/* The plot and --save's files are written after the whole run: a path that cannot be written is
+ * bad usage, said before the run rather than after it. A file made only to find out is removed
+ * again. */
+static int plot_path_writable(const char *path, const char *what) {
   const int existed = access(path, F_OK) == 0;
   FILE *f = fopen(path, "a");
   if (!f) {
-    fprintf(stderr, "duet-bench: cannot write the plot '%s': %s\n", path, strerror(errno));
+    fprintf(stderr, "duet-bench: cannot write the %s '%s': %s\n", what, path, strerror(errno));
     return 0;
   }
   fclose(f);
   if (!existed) remove(path);
   return 1;
+}
+
+/* --save's files, checked as --plot's is: FILE.csv stands for the four. */
+static int save_path_writable(const char *prefix) {
+  char *csv = bench_xmalloc(strlen(prefix) + 5);
+  sprintf(csv, "%s.csv", prefix);
+  const int ok = plot_path_writable(csv, "--save file");
+  free(csv);
+  return ok;
 }
 
 static int do_list(void) {
@@ -118,6 +129,15 @@ static int do_list(void) {
     }
   }
   if (!found) printf("\nno device: duet-bench has nothing to run on here\n");
+  return failed;
+}
+
+/* --save FILE: the suite's plot as FILE.png (and .gp, .dat). */
+static int save_plot(const char *prefix, const bench_results *all) {
+  char *png = bench_xmalloc(strlen(prefix) + 5);
+  sprintf(png, "%s.png", prefix);
+  const int failed = bench_suite_plot(png, all);
+  free(png);
   return failed;
 }
 
@@ -175,21 +195,20 @@ static int default_sizes(bench_routine r, int is_cpu, bench_size *out) {
   static const size_t cpu[BENCH_NROUTINES][2] = {{128, 256},   {1024, 2048}, {1024, 2048},
                                                  {1024, 2048}, {1024, 2048}, {1024, 2048}};
   const size_t *s = is_cpu ? cpu[r] : gpu[r];
-  for (int i = 0; i < 2; i++) out[i] = (bench_size){s[i], s[i], s[i]};
+  for (int i = 0; i < 2; i++) out[i] = (bench_size){.m = s[i], .n = s[i], .k = s[i]};
   return 2;
 }
 
 static int device_sizes(const bench_opts *o, bench_routine r, const bench_dev *d, bench_size *out) {
+  if (o->suite) return bench_suite_sizes(o, r, d->is_cpu, out);
   if (!o->nsizes) return default_sizes(r, d->is_cpu, out);
   memcpy(out, o->sizes, (size_t)o->nsizes * sizeof *out);
   return o->nsizes;
 }
 
-static int same_size(bench_size a, bench_size b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
-
 static int has_size(const bench_size *s, int n, bench_size x) {
   for (int i = 0; i < n; i++)
-    if (same_size(s[i], x)) return 1;
+    if (bench_same_size(s[i], x)) return 1;
   return 0;
 }
 
@@ -205,7 +224,7 @@ static int block_sizes(const bench_opts *o, bench_routine r, bench_dev *devs, in
     for (int i = 0; i < k; i++)
       if (!has_size(out, n, mine[i]) && n < BENCH_MAX_SIZES) out[n++] = mine[i];
   }
-  if (o->nsizes) return n; /* keep the user's order */
+  if (o->nsizes || o->suite) return n; /* keep the user's order, or the suite's classes' */
   for (int i = 1; i < n; i++)
     for (int j = i; j > 0 && work(out[j]) < work(out[j - 1]); j--) {
       bench_size t = out[j];
@@ -258,7 +277,7 @@ static int fits(const bench_opts *o, bench_routine r, bench_size s, const bench_
 
 /* launch's three shapes (bench_launch.c) at its one size. */
 static int launch_fits(const bench_opts *o, const bench_dev *devs, int ndev) {
-  const bench_size s = o->nsizes ? o->sizes[0] : (bench_size){1, 1, 1};
+  const bench_size s = o->nsizes ? o->sizes[0] : (bench_size){.m = 1, .n = 1, .k = 1};
   int fit = 1;
   for (int r = 0; r < BENCH_NMATRIX && fit; r++) fit = fits(o, (bench_routine)r, s, devs, ndev);
   return fit;
@@ -276,7 +295,7 @@ static int count_rows(const bench_opts *o, bench_dev *devs, int ndev,
       const int before = rows;
       for (int d = 0; d < ndev; d++)
         if (has_size(mine, device_sizes(o, (bench_routine)r, &devs[d], mine), sizes[r][i]))
-          rows += bench_device_rows(o, &devs[d], (bench_routine)r);
+          rows += bench_device_rows(o, &devs[d], (bench_routine)r, sizes[r][i]);
       rows += bench_cpu_rows(o, (bench_routine)r, sizes[r][i]);
       *work += (rows - before) * bench_work((bench_routine)r, sizes[r][i]);
     }
@@ -288,7 +307,8 @@ int main(int argc, char **argv) {
   int st = bench_parse_opts(argc, argv, &o);
   if (st) return st == 1 ? 0 : st;
   if (o.list) return do_list();
-  if (o.plot && !plot_path_writable(o.plot)) return 2;
+  if (o.plot && !plot_path_writable(o.plot, "plot")) return 2;
+  if (o.save && !save_path_writable(o.save)) return 2;
 
   bench_dev devs[BENCH_MAX_DEVS];
   int ndev = 0;
@@ -333,7 +353,9 @@ int main(int argc, char **argv) {
   int failed = 0;
   for (size_t i = 0; i < all.n; i++)
     if (all.r[i].verdict == BENCH_V_NO || all.r[i].verdict == BENCH_V_ERROR) failed = 1;
-  if (o.plot && bench_plot(o.plot, &all)) failed = 1;
+  if (o.suite && bench_suite_end(&o, devs, ndev, &all)) failed = 1;
+  if (o.plot && (o.suite ? bench_suite_plot(o.plot, &all) : bench_plot(o.plot, &all))) failed = 1;
+  if (o.save && save_plot(o.save, &all)) failed = 1;
   if (failed)
     fprintf(stderr, "duet-bench: some results failed verification or could not run (see above)\n");
   for (int d = 0; d < ndev; d++) dev_close(&devs[d]);

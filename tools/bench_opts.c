@@ -17,6 +17,7 @@
 #include "bench_launch.h"
 #include "bench_opts.h"
 #include "bench_rows.h"
+#include "bench_suite.h"
 
 static void usage(FILE *f) {
   fprintf(
@@ -30,6 +31,21 @@ static void usage(FILE *f) {
       "  (none)            a short default sweep of all routines on the best device\n"
       "  list              backends, peers and devices\n"
       "  gemm              C = A*B, FP32, row-major (GFLOP/s = 2mnk / time)\n"
+      "      --suite       gemm: a suite of shapes instead of sizes (%d on GPUs, the same\n"
+      "                    classes scaled down on CPUs): one row or column of C (m or\n"
+      "                    n = 1, both orientations), a few (2 to 16), shallow k (1 to\n"
+      "                    64), deep k (16384 to 262144), squares 32 to 4096, odd and\n"
+      "                    prime sizes, the four transposes, tall and wide C, leading\n"
+      "                    dimensions beyond the matrix. Per shape and device: AUTO,\n"
+      "                    the best of duet's own variants (naive only up to 2^28\n"
+      "                    multiply-adds), cuBLAS (an OpenCL GPU: its CUDA cuBLAS)\n"
+      "                    and CLBlast, each ratio the other's median over AUTO's;\n"
+      "                    then per device the geometric mean, the shapes under 0.85,\n"
+      "                    where AUTO is slower than duet's best variant or tiled, and\n"
+      "                    m = 1 and n = 1 against duet_buf_copy's bandwidth. --csv and\n"
+      "                    --json: a row per shape and device; --plot: ratio per shape\n"
+      "      --save FILE   with --suite: the table on stdout, and FILE.csv, FILE.json\n"
+      "                    and FILE.png (with .gp and .dat) from the same run\n"
       "  transpose         out = in^T (GB/s = 2 * rows * cols * 4 bytes / time)\n"
       "  copy              the duet_copy kernel and duet_buf_copy\n"
       "  vadd              c = a + b over n floats (GB/s = 12n / time), beside cuBLAS and\n"
@@ -122,9 +138,9 @@ static void usage(FILE *f) {
       "missing or could not be opened; 2 bad usage, told before any device is touched: a bad\n"
       "option, what this build lacks (a backend, a peer, the kernels command), a size larger\n"
       "than the host's or a device's memory.\n",
-      BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS, BENCH_DEFAULT_REPS,
-      BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS, BENCH_LAUNCH_ROUNDS,
-      BENCH_LAUNCH_WARMUP);
+      bench_suite_count(0), BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS,
+      BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS,
+      BENCH_LAUNCH_ROUNDS, BENCH_LAUNCH_WARMUP);
 }
 
 static int bad(const char *fmt, const char *arg) {
@@ -160,7 +176,7 @@ static int parse_size(const char *s, bench_size *out) {
   }
   if (nd == 0 || s[strlen(s) - 1] == 'x' || strstr(s, "xx")) return -1;
   for (int i = nd; i < 3; i++) d[i] = d[nd - 1];
-  *out = (bench_size){d[0], d[1], d[2]};
+  *out = (bench_size){.m = d[0], .n = d[1], .k = d[2]};
   return 0;
 }
 
@@ -170,7 +186,7 @@ static int parse_sizes(const char *list, bench_opts *o) {
     return bad("bad --sizes '%s': give sizes like 512,1024 or 1000x1000x64", list);
   strcpy(buf, list);
   for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (o->nsizes == BENCH_MAX_SIZES) return bad("too many --sizes (at most 64): '%s'", list);
+    if (o->nsizes == BENCH_MAX_SIZES) return bad("too many --sizes (at most 128): '%s'", list);
     if (parse_size(tok, &o->sizes[o->nsizes]))
       return bad("bad size '%s' in --sizes: give N, MxN or MxNxK, each 1 to 1048576", tok);
     o->nsizes++;
@@ -230,6 +246,24 @@ static int check_launch(bench_opts *o) {
   return 0;
 }
 
+/* gemm --suite brings its own shapes and the copy they are compared with; the CPU baselines
+ * and --total would multiply its time for nothing it reports. */
+static int check_suite(bench_opts *o) {
+  if (!o->suite) return bad("%s", "--save is gemm --suite's");
+  if (o->routines != 1u << BENCH_GEMM || o->default_run)
+    return bad("%s", "--suite is gemm's: duet-bench gemm --suite");
+  if (o->nsizes) return bad("%s", "--suite brings its own shapes: give no size");
+  if (o->cpu || o->total) return bad("%s", "--suite takes neither --cpu nor --total");
+  if (o->plan_ta || o->plan_tb) return bad("%s", "--ta and --tb are plan's");
+  if (o->save && o->format != BENCH_OUT_TABLE)
+    return bad("%s", "--save writes the CSV and JSON itself: leave out --csv and --json");
+  int st = check_variants(o);
+  if (st) return st;
+  o->routines |= 1u << BENCH_COPY; /* buf_copy, for the bandwidth of m = 1 and n = 1 */
+  if (!o->variants) o->variants = BENCH_SUITE_VARIANTS;
+  return 0;
+}
+
 enum {
   OPT_SIZES = 256,
   OPT_VARIANT,
@@ -243,7 +277,9 @@ enum {
   OPT_BATCH,
   OPT_VERSION,
   OPT_TA,
-  OPT_TB
+  OPT_TB,
+  OPT_SUITE,
+  OPT_SAVE
 };
 
 static const struct option long_opts[] = {
@@ -265,6 +301,8 @@ static const struct option long_opts[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     {"ta", no_argument, NULL, OPT_TA},
     {"tb", no_argument, NULL, OPT_TB},
+    {"suite", no_argument, NULL, OPT_SUITE},
+    {"save", required_argument, NULL, OPT_SAVE},
     {"grid", required_argument, NULL, BENCH_OPT_GRID},
     {"block", required_argument, NULL, BENCH_OPT_BLOCK},
     {"shared", required_argument, NULL, BENCH_OPT_SHARED},
@@ -340,6 +378,11 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
       if (!*arg) return bad("%s", "--plot needs a file name");
       o->plot = arg;
       return 0;
+    case OPT_SUITE: o->suite = 1; return 0;
+    case OPT_SAVE:
+      if (!*arg) return bad("%s", "--save needs a file name (without .csv, .json, .png)");
+      o->save = arg;
+      return 0;
     case OPT_SEED:
       if (number(arg, 0, ~0ull, &v)) return bad("bad --seed '%s'", arg);
       o->seed = v;
@@ -396,6 +439,8 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
   o->seed = 1;
   const char *hook = getenv("DUET_BENCH_TEST_WRONG_SIZE");
   o->wrong_size = hook && strcmp(hook, "1") == 0;
+  const char *scale = getenv("DUET_BENCH_TEST_SUITE_SCALE");
+  o->suite_scale = scale ? atoi(scale) : 0;
 
   int backend_given = 0, st, c;
   size_t dims[3] = {0, 0, 0};
@@ -432,7 +477,7 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     size_t base = dims[1] ? dims[1] : dims[0] ? dims[0] : dims[2];
     for (int i = 0; i < 3; i++)
       if (!dims[i]) dims[i] = base;
-    o->sizes[0] = (bench_size){dims[0], dims[1], dims[2]};
+    o->sizes[0] = (bench_size){.m = dims[0], .n = dims[1], .k = dims[2]};
     o->nsizes = 1;
   }
   if (o->user_kernel) return bench_kernel_check(o, argv[optind + 1], argv[optind + 2]);
@@ -440,6 +485,7 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
     return bad("%s",
                "--grid, --block, --shared, --arg, --options and --bytes are the kernel "
                "command's");
+  if (o->suite || o->save) return check_suite(o);
   if ((o->plan_ta || o->plan_tb) && !o->plan) return bad("%s", "--ta and --tb are plan's");
   if (o->plan) {
     if (o->cpu || o->total || o->plot || o->batch != 1 || o->format != BENCH_OUT_TABLE)

@@ -11,6 +11,7 @@
 #include "bench_format.h"
 #include "bench_output.h"
 #include "bench_rows.h"
+#include "bench_suite.h"
 
 static const char *verify_mode(const bench_result *r) {
   if (r->verdict == BENCH_V_SKIPPED || r->verdict == BENCH_V_ERROR) return "";
@@ -171,6 +172,10 @@ static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench
 
 /* ---- entry points ------------------------------------------------------------------------ */
 void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
+  if (o->suite) {
+    bench_suite_begin(o, devs, ndev);
+    return;
+  }
   if (o->format == BENCH_OUT_CSV) fputs(csv_header, stdout);
   if (o->format != BENCH_OUT_TABLE) return;
   printf("duet-bench %s: device-event times, median of %s%d run%s after %d warm-up run%s\n",
@@ -195,6 +200,10 @@ void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
 
 void bench_output_block(const bench_opts *o, const bench_result *r, size_t n) {
   if (n == 0) return;
+  if (o->suite) {
+    bench_suite_block(o, r, n);
+    return;
+  }
   if (o->format == BENCH_OUT_TABLE) {
     if (last_routine != (int)r[0].routine) table_header(o, r[0].routine);
     last_routine = (int)r[0].routine;
@@ -206,6 +215,7 @@ void bench_output_block(const bench_opts *o, const bench_result *r, size_t n) {
 }
 
 void bench_output_end(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all) {
+  if (o->suite) return; /* bench_suite_end, called by main: it can fail to write its files */
   if (o->format == BENCH_OUT_JSON) json_doc(o, devs, ndev, all);
   if (o->format != BENCH_OUT_TABLE) return;
   printf(

@@ -26,7 +26,7 @@ int bench_plan_check(const bench_opts *o) {
 
 /* One device's plan for variant v: its text, or why there is none. */
 static int plan_one(const bench_dev *d, const bench_opts *o, duet_gemm_variant v) {
-  const bench_size s = o->nsizes ? o->sizes[0] : (bench_size){1024, 1024, 1024};
+  const bench_size s = o->nsizes ? o->sizes[0] : (bench_size){.m = 1024, .n = 1024, .k = 1024};
   const duet_trans ta = o->plan_ta ? DUET_TRANS : DUET_NO_TRANS;
   const duet_trans tb = o->plan_tb ? DUET_TRANS : DUET_NO_TRANS;
   const size_t lda = o->plan_ta ? s.m : s.k, ldb = o->plan_tb ? s.k : s.n;

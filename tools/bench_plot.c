@@ -25,7 +25,7 @@ static int same_series(const bench_result *a, const bench_result *b) {
 }
 
 /* gnuplot's single-quoted strings escape a quote by doubling it. */
-static void gp_quoted(FILE *f, const char *s) {
+void bench_gp_quoted(FILE *f, const char *s) {
   fputc('\'', f);
   for (; *s; s++) {
     if (*s == '\'') fputc('\'', f);
@@ -35,8 +35,7 @@ static void gp_quoted(FILE *f, const char *s) {
 }
 
 static int same_block(const bench_result *a, const bench_result *b) {
-  return a->routine == b->routine && a->size.m == b->size.m && a->size.n == b->size.n &&
-         a->size.k == b->size.k;
+  return a->routine == b->routine && bench_same_size(a->size, b->size);
 }
 
 /* x of a row: how many sizes of its routine came before its size (blocks run in sweep order). */
@@ -104,9 +103,9 @@ static void write_series(FILE *dat, FILE *gp, const char *dat_name, const bench_
     }
     fprintf(dat, "\n\n");
     fprintf(gp, "%s", nseries ? ", \\\n     " : "plot ");
-    gp_quoted(gp, nseries ? "" : dat_name);
+    bench_gp_quoted(gp, nseries ? "" : dat_name);
     fprintf(gp, " index %d using 1:3:xtic(2) with linespoints title ", (*index)++);
-    gp_quoted(gp, label);
+    bench_gp_quoted(gp, label);
     nseries++;
   }
   if (nseries) fprintf(gp, "\n");
@@ -137,11 +136,7 @@ static int run_gnuplot(const char *gp_name) {
 }
 
 int bench_plot(const char *png, const bench_results *all) {
-  size_t len = strlen(png);
-  size_t base = len > 4 && strcmp(png + len - 4, ".png") == 0 ? len - 4 : len;
-  char *dat_name = bench_xmalloc(base + 5), *gp_name = bench_xmalloc(base + 4);
-  snprintf(dat_name, base + 5, "%.*s.dat", (int)base, png);
-  snprintf(gp_name, base + 4, "%.*s.gp", (int)base, png);
+  char *dat_name = bench_plot_name(png, ".dat"), *gp_name = bench_plot_name(png, ".gp");
   FILE *dat = fopen(dat_name, "w"), *gp = fopen(gp_name, "w");
   int failed = !dat || !gp, panels = 0, index = 0;
   if (failed) {
@@ -155,7 +150,7 @@ int bench_plot(const char *png, const bench_results *all) {
             "} else {\n  set terminal png noenhanced size 1100,%d\n}\n",
             380 * (panels ? panels : 1), 380 * (panels ? panels : 1));
     fprintf(gp, "set output ");
-    gp_quoted(gp, png);
+    bench_gp_quoted(gp, png);
     fprintf(gp,
             "\nset multiplot layout %d,1\nset key outside right top\nset grid\n"
             "set logscale y\nset xlabel 'size'\n",
@@ -171,23 +166,35 @@ int bench_plot(const char *png, const bench_results *all) {
   }
   if (dat && fclose(dat)) failed = 1;
   if (gp && fclose(gp)) failed = 1;
-  if (!failed && !panels) {
+  if (!failed) failed = bench_plot_render(png, gp_name, dat_name, !panels);
+  free(dat_name);
+  free(gp_name);
+  return failed;
+}
+
+char *bench_plot_name(const char *png, const char *ext) {
+  size_t len = strlen(png);
+  size_t base = len > 4 && strcmp(png + len - 4, ".png") == 0 ? len - 4 : len;
+  char *name = bench_xmalloc(base + strlen(ext) + 1);
+  snprintf(name, base + strlen(ext) + 1, "%.*s%s", (int)base, png, ext);
+  return name;
+}
+
+int bench_plot_render(const char *png, const char *gp_name, const char *dat_name, int empty) {
+  if (empty) {
     fprintf(stderr, "duet-bench: --plot: no timed result to plot; wrote %s and %s anyway\n",
             dat_name, gp_name);
-  } else if (!failed && on_path("gnuplot")) {
-    if (run_gnuplot(gp_name) == 0) {
-      fprintf(stderr, "duet-bench: wrote %s (from %s and %s)\n", png, gp_name, dat_name);
-    } else {
+  } else if (on_path("gnuplot")) {
+    if (run_gnuplot(gp_name) != 0) {
       fprintf(stderr, "duet-bench: gnuplot %s failed; the data is in %s\n", gp_name, dat_name);
-      failed = 1;
+      return 1;
     }
-  } else if (!failed) {
+    fprintf(stderr, "duet-bench: wrote %s (from %s and %s)\n", png, gp_name, dat_name);
+  } else {
     fprintf(stderr,
             "duet-bench: gnuplot is not installed: wrote %s and %s; render them with\n"
             "  gnuplot %s   (Debian: apt-get install gnuplot-nox)\n",
             dat_name, gp_name, gp_name);
   }
-  free(dat_name);
-  free(gp_name);
-  return failed;
+  return 0;
 }

@@ -19,9 +19,10 @@ static size_t cut(const bench_job *job) { return job->opts->wrong_size ? 1 : 0; 
 
 static int launch_gemm(bench_job *job, const bench_row_def *row, int set) {
   bench_size s = job->host->size;
-  int st = duet_sgemm(job->dev->ctx, (duet_gemm_variant)row->variant, DUET_NO_TRANS, DUET_NO_TRANS,
-                      s.m, s.n, s.k - cut(job), 1.0f, job->a[set], s.k, job->b[set], s.n, 0.0f,
-                      job->out[set], s.n);
+  int st =
+      duet_sgemm(job->dev->ctx, (duet_gemm_variant)row->variant, s.ta ? DUET_TRANS : DUET_NO_TRANS,
+                 s.tb ? DUET_TRANS : DUET_NO_TRANS, s.m, s.n, s.k - cut(job), 1.0f, job->a[set],
+                 bench_lda(s), job->b[set], bench_ldb(s), 0.0f, job->out[set], bench_ldc(s));
   return st ? bench_duet_error(job, st, "duet_sgemm") : 0;
 }
 
@@ -104,8 +105,9 @@ static int launch_cublas(bench_job *job, const bench_row_def *row, int set) {
                                  sizeof job->err);
   if (row->variant == PEER_AXPY)
     return peer_cublas_axpy(h, elems(job), job->a[set], job->b[set], job->err, sizeof job->err);
-  return peer_cublas_sgemm(h, row->variant == PEER_SGEMM_TF32, s.m, s.n, s.k, job->a[set],
-                           job->b[set], job->out[set], job->err, sizeof job->err);
+  const peer_gemm g = {s.ta, s.tb, s.m, s.n, s.k, bench_lda(s), bench_ldb(s), bench_ldc(s)};
+  return peer_cublas_sgemm(h, row->variant == PEER_SGEMM_TF32, &g, job->a[set], job->b[set],
+                           job->out[set], job->err, sizeof job->err);
 }
 #endif
 
@@ -133,7 +135,8 @@ static int launch_clblast(bench_job *job, const bench_row_def *row, int set) {
     return peer_clblast_axpy(h, elems(job), job->a[set], job->b[set], job->err, sizeof job->err);
   if (row->variant == PEER_SUM)
     return peer_clblast_sum(h, elems(job), job->a[set], job->out[set], job->err, sizeof job->err);
-  return peer_clblast_sgemm(h, s.m, s.n, s.k, job->a[set], job->b[set], job->out[set], job->err,
+  const peer_gemm g = {s.ta, s.tb, s.m, s.n, s.k, bench_lda(s), bench_ldb(s), bench_ldc(s)};
+  return peer_clblast_sgemm(h, &g, job->a[set], job->b[set], job->out[set], job->err,
                             sizeof job->err);
 }
 #endif

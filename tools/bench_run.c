@@ -17,6 +17,7 @@
 #include "bench_format.h"
 #include "bench_rows.h"
 #include "bench_run.h"
+#include "bench_suite.h"
 #include "bench_util.h"
 #include "bench_verify.h"
 
@@ -108,7 +109,9 @@ static void result_init(bench_result *res, const bench_row_def *row, const bench
     res->backend = duet_backend_name(dev->backend);
     res->device = dev->device;
     snprintf(res->device_name, sizeof res->device_name, "%s", dev->info.name);
+    res->is_cpu = dev->is_cpu;
   } else {
+    res->is_cpu = 1;
     res->backend = "cpu";
     res->device = -1;
     snprintf(res->device_name, sizeof res->device_name, "host");
@@ -216,6 +219,18 @@ static int time_total(bench_job *job, const bench_row_def *row, bench_result *re
   return st;
 }
 
+/* The variant AUTO runs for this shape, from duet_sgemm_plan's first line ("auto -> fast: ..."),
+ * without running anything; left empty where the text says no such thing. */
+static void auto_pick(bench_job *job, bench_result *res) {
+  const bench_size s = job->host->size;
+  char text[1024];
+  duet_sgemm_plan(job->dev->ctx, DUET_GEMM_AUTO, s.ta ? DUET_TRANS : DUET_NO_TRANS,
+                  s.tb ? DUET_TRANS : DUET_NO_TRANS, s.m, s.n, s.k, bench_lda(s), bench_ldb(s),
+                  text, sizeof text);
+  const char *at = strstr(text, "auto -> ");
+  if (at) sscanf(at + strlen("auto -> "), "%31[a-z0-9_-]", res->pick);
+}
+
 static void run_row(bench_job *job, const bench_row_def *row, bench_result *res) {
   const char *what = bench_routine_name(row->routine);
   char size[64];
@@ -227,6 +242,8 @@ static void run_row(bench_job *job, const bench_row_def *row, bench_result *res)
     set_error(res, job->err);
     return;
   }
+  if (row->routine == BENCH_GEMM && row->kind == BENCH_ROW_DUET && row->variant == DUET_GEMM_AUTO)
+    auto_pick(job, res);
   /* A wrong result is never timed: its speed means nothing. */
   if (res->verdict == BENCH_V_NO) return;
   bench_progress("%s %s %s:%d %s: timing", what, size, duet_backend_name(job->dev->backend),
@@ -239,16 +256,17 @@ static void run_row(bench_job *job, const bench_row_def *row, bench_result *res)
 }
 
 /* One predicate for running and for counting rows, so that the progress count stays true. */
-static int device_row(const bench_opts *o, const bench_row_def *row, bench_routine r,
+static int device_row(const bench_opts *o, const bench_row_def *row, bench_routine r, bench_size s,
                       const bench_dev *dev) {
-  return row->routine == r && bench_row_selected(o, row) && bench_row_runs_on(row, dev);
+  return row->routine == r && bench_row_selected(o, row) && bench_suite_row_runs(o, row, s) &&
+         bench_row_runs_on(row, dev);
 }
 
-int bench_device_rows(const bench_opts *o, const bench_dev *dev, bench_routine r) {
+int bench_device_rows(const bench_opts *o, const bench_dev *dev, bench_routine r, bench_size s) {
   size_t nrows;
   const bench_row_def *rows = bench_rows(&nrows);
   int n = 0;
-  for (size_t i = 0; i < nrows; i++) n += device_row(o, &rows[i], r, dev);
+  for (size_t i = 0; i < nrows; i++) n += device_row(o, &rows[i], r, s, dev);
   return n;
 }
 
@@ -260,7 +278,7 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
   int added = 0;
   for (size_t i = 0; i < nrows; i++) {
     const bench_row_def *row = &rows[i];
-    if (!device_row(o, row, h->routine, dev)) continue;
+    if (!device_row(o, row, h->routine, h->size, dev)) continue;
     bench_result *res = bench_results_add(out);
     result_init(res, row, h, dev);
     res->sets = job.nsets;
@@ -279,7 +297,9 @@ int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, b
 
 int bench_cpu_sensible(const bench_host *h) {
   bench_size s = h->size;
-  if (h->routine == BENCH_GEMM) return (uint64_t)s.m * s.n * s.k <= BENCH_CPU_GEMM_MACS;
+  /* the CPU baselines read packed operands as stored, untransposed */
+  if (h->routine == BENCH_GEMM)
+    return bench_size_plain(s) && (uint64_t)s.m * s.n * s.k <= BENCH_CPU_GEMM_MACS;
   /* the vector routines have no CPU rows */
   return h->routine == BENCH_TRANSPOSE && (uint64_t)s.m * s.n <= BENCH_CPU_MOVE_ELEMS;
 }

@@ -9,7 +9,7 @@
 int bench_run_device(const bench_opts *o, bench_dev *dev, const bench_host *h, bench_results *out);
 int bench_run_cpu(const bench_opts *o, const bench_host *h, bench_results *out);
 /* How many rows bench_run_device and bench_run_cpu will add for a block of this size. */
-int bench_device_rows(const bench_opts *o, const bench_dev *dev, bench_routine r);
+int bench_device_rows(const bench_opts *o, const bench_dev *dev, bench_routine r, bench_size s);
 int bench_cpu_rows(const bench_opts *o, bench_routine r, bench_size s);
 /* A job's buffers (every input set uploaded) and nev events; on failure job->err says why. */
 int bench_job_setup(bench_job *job, int nev);

@@ -19,15 +19,27 @@ void bench_fill_random(float *dst, size_t n, uint64_t seed, int set, int which) 
     dst[i] = (float)(bench_splitmix(&st) >> 40) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-static double dot(const bench_host *h, size_t i, size_t j) {
-  double s = 0;
-  for (size_t p = 0; p < h->size.k; p++)
-    s += (double)h->a[i * h->size.k + p] * (double)h->b[p * h->size.n + j];
-  return s;
+/* op(X), rows x cols, as a packed row-major copy: X is stored rows x cols (cols x rows when t)
+ * with leading dimension ld. A plain operand is returned as it is, not copied; NULL when out of
+ * memory. */
+static const float *packed_op(const float *x, size_t rows, size_t cols, size_t ld, int t) {
+  if (!t && ld == cols) return x;
+  float *p = malloc(rows * cols * sizeof *p);
+  if (!p) return NULL;
+  for (size_t i = 0; i < rows; i++)
+    for (size_t j = 0; j < cols; j++) p[i * cols + j] = t ? x[j * ld + i] : x[i * ld + j];
+  return p;
 }
 
-/* The i-p-j order streams rows of B and of the reference: a cache-friendly full product. */
-static void full_reference(bench_host *h) {
+static double dot(const bench_size s, const float *a, const float *b, size_t i, size_t j) {
+  double sum = 0;
+  for (size_t p = 0; p < s.k; p++) sum += (double)a[i * s.k + p] * (double)b[p * s.n + j];
+  return sum;
+}
+
+/* The i-p-j order streams rows of B and of the reference: a cache-friendly full product of the
+ * packed op(A) (a) and op(B) (b). */
+static void full_reference(bench_host *h, const float *a, const float *b) {
   size_t m = h->size.m, n = h->size.n, k = h->size.k;
   h->nref = m * n;
   h->ref = calloc(m * n, sizeof *h->ref);
@@ -35,15 +47,15 @@ static void full_reference(bench_host *h) {
   for (size_t i = 0; i < m; i++) {
     double *row = h->ref + i * n;
     for (size_t p = 0; p < k; p++) {
-      double aip = h->a[i * k + p];
-      const float *brow = h->b + p * n;
+      double aip = a[i * k + p];
+      const float *brow = b + p * n;
       for (size_t j = 0; j < n; j++) row[j] += aip * brow[j];
     }
   }
 }
 
 /* The four corners, where edge handling goes wrong first, then deterministic random elements. */
-static void sampled_reference(bench_host *h) {
+static void sampled_reference(bench_host *h, const float *a, const float *b) {
   size_t m = h->size.m, n = h->size.n;
   h->sampled = 1;
   h->nref = BENCH_SAMPLES;
@@ -55,15 +67,15 @@ static void sampled_reference(bench_host *h) {
   for (size_t s = 0; s < BENCH_SAMPLES; s++) {
     size_t e = s < 4 ? corners[s] : (size_t)(bench_splitmix(&st) % (m * n));
     h->idx[s] = e;
-    h->ref[s] = dot(h, e / n, e % n);
+    h->ref[s] = dot(h->size, a, b, e / n, e % n);
   }
 }
 
 void bench_host_elems(bench_routine r, bench_size s, size_t *a, size_t *b, size_t *out) {
-  if (r == BENCH_GEMM) {
-    *a = s.m * s.k;
-    *b = s.k * s.n;
-    *out = s.m * s.n;
+  if (r == BENCH_GEMM) { /* as stored: rows of leading dimension each */
+    *a = (s.ta ? s.k : s.m) * bench_lda(s);
+    *b = (s.tb ? s.n : s.k) * bench_ldb(s);
+    *out = s.m * bench_ldc(s);
     return;
   }
   /* reduce's out holds n floats too, for its copy reference; the sum goes to out[0] */
@@ -83,8 +95,11 @@ double bench_host_bytes(bench_routine r, bench_size s, int verify) {
   /* the inputs, a job's result and poison, the scratch of the other input sets (the larger
    * input), and the CPU baselines' output */
   double bytes = 4.0 * ((double)a + (double)b + 3.0 * (double)out + (double)(a > b ? a : b));
-  if (verify && r == BENCH_GEMM)
+  if (verify && r == BENCH_GEMM) {
     bytes += full_gemm_reference(s) ? 8.0 * (double)out : 16.0 * BENCH_SAMPLES;
+    /* packed copies of op(A) and op(B) while the reference is computed */
+    if (!bench_size_plain(s)) bytes += 4.0 * ((double)s.m * s.k + (double)s.k * s.n);
+  }
   return bytes;
 }
 
@@ -109,11 +124,17 @@ int bench_host_init(bench_host *h, bench_routine r, bench_size s, uint64_t seed,
     }
   }
   if (r == BENCH_GEMM && verify) {
-    if (full_gemm_reference(s))
-      full_reference(h);
-    else
-      sampled_reference(h);
-    if (!h->ref || (h->sampled && !h->idx)) return -1;
+    const float *a = packed_op(h->a, s.m, s.k, bench_lda(s), s.ta);
+    const float *b = packed_op(h->b, s.k, s.n, bench_ldb(s), s.tb);
+    if (a && b) {
+      if (full_gemm_reference(s))
+        full_reference(h, a, b);
+      else
+        sampled_reference(h, a, b);
+    }
+    if (a != h->a) free((float *)a);
+    if (b != h->b) free((float *)b);
+    if (!a || !b || !h->ref || (h->sampled && !h->idx)) return -1;
   }
   return 0;
 }
@@ -126,20 +147,36 @@ void bench_host_free(bench_host *h) {
   memset(h, 0, sizeof *h);
 }
 
+/* Outside C's n columns (ldc > n) the output must still hold the poison (NaN) written before
+ * the run: the count of elements that do not. */
+static size_t written_outside(const bench_host *h, const float *out) {
+  const size_t n = h->size.n, ldc = bench_ldc(h->size);
+  size_t bad = 0;
+  for (size_t i = 0; i < h->size.m && ldc > n; i++)
+    for (size_t j = n; j < ldc; j++) bad += !isnan(out[i * ldc + j]);
+  return bad;
+}
+
 static void verify_gemm(const bench_host *h, const float *out, double tol, bench_result *res) {
+  const size_t n = h->size.n, ldc = bench_ldc(h->size);
   double num = 0, den = 0;
   for (size_t s = 0; s < h->nref; s++) {
     size_t e = h->idx ? h->idx[s] : s;
-    double d = (double)out[e] - h->ref[s];
+    double d = (double)out[e / n * ldc + e % n] - h->ref[s];
     num += d * d;
     den += h->ref[s] * h->ref[s];
   }
   res->sampled = h->sampled;
   res->tol = tol;
   res->error = den > 0 ? sqrt(num / den) : sqrt(num);
+  const size_t outside = written_outside(h, out);
   /* Written so that a NaN error fails. */
-  if (res->error <= tol) {
+  if (res->error <= tol && !outside) {
     res->verdict = BENCH_V_YES;
+  } else if (outside) {
+    res->verdict = BENCH_V_NO;
+    snprintf(res->note, sizeof res->note,
+             "%zu elements written between column n = %zu and ldc = %zu", outside, n, ldc);
   } else {
     res->verdict = BENCH_V_NO;
     snprintf(res->note, sizeof res->note, "relative error %.3g > %.0e%s", res->error, tol,

@@ -13,7 +13,8 @@ tools_duet_bench_SOURCES = tools/bench.h tools/peer.h tools/bench_main.c \
 	tools/bench_util.c tools/bench_util.h tools/bench_launch.c tools/bench_launch.h \
 	tools/bench_launch_raw.c tools/bench_launch_raw.h tools/bench_launch_output.c tools/bench_plan.c \
 	tools/bench_raw.h tools/peer_dl.c tools/bench_kernel.c tools/bench_kernel.h \
-	tools/bench_overlap.c tools/bench_commands.h \
+	tools/bench_overlap.c tools/bench_commands.h tools/bench_suite.c tools/bench_suite.h \
+	tools/bench_suite_output.c tools/bench_suite_plot.c \
 	backends/dl_table.c backends/dl_table.h
 tools_duet_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends
 # duet-bench keeps to duet.h's API and links libduet.so, except with --enable-bench-internals

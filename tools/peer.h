@@ -2,7 +2,8 @@
 /* The libraries duet-bench compares against. Each runs on duet's own buffers and in duet's own
  * queue (through duet_buf_native and duet_ctx_native_queue), so duet's events time it exactly as
  * they time duet's kernels. All calls only enqueue; they return 0, or -1 with a message in err.
- * Layouts are duet's: row-major, packed (ld = the number of columns). */
+ * Layouts are duet's: row-major; the transposes and copies take packed matrices (ld = the number
+ * of columns), sgemm the transposes and leading dimensions of peer_gemm. */
 #ifndef DUET_BENCH_PEER_H
 #define DUET_BENCH_PEER_H
 
@@ -21,6 +22,13 @@ int peer_dl_load(peer_lib *lib, const char *env, const char *soname, const char 
                  void *const *slots, size_t n, char *err, size_t len);
 /* The names and slots: DUET__DL_NAME and DUET__DL_SLOT of backends/dl_table.h. */
 
+/* A row-major sgemm's shape, as duet_sgemm takes it: C (m x n, ldc) = op(A) (m x k) op(B)
+ * (k x n); A is stored m x k (k x m when ta) with leading dimension lda, B likewise. */
+typedef struct {
+  int ta, tb;
+  size_t m, n, k, lda, ldb, ldc;
+} peer_gemm;
+
 #ifdef DUET_HAVE_CUBLAS
 /* Opens cuBLAS (DUET_CUBLAS_SONAME, or $DUET_BENCH_CUBLAS_LIBRARY) on the first call and
  * resolves its functions; 0, or -1 with the reason in err, the same on every call. Every other
@@ -29,8 +37,8 @@ int peer_cublas_load(char *err, size_t len);
 typedef struct peer_cublas peer_cublas;
 int peer_cublas_open(duet_ctx *ctx, peer_cublas **out, char *err, size_t len);
 void peer_cublas_close(peer_cublas *p);
-/* C (m x n) = A (m x k) * B (k x n) in FP32, without TF32 unless tf32. */
-int peer_cublas_sgemm(peer_cublas *p, int tf32, size_t m, size_t n, size_t k, const duet_buf *a,
+/* C = op(A) op(B) in FP32, without TF32 unless tf32. */
+int peer_cublas_sgemm(peer_cublas *p, int tf32, const peer_gemm *g, const duet_buf *a,
                       const duet_buf *b, duet_buf *c, char *err, size_t len);
 /* out (cols x rows) = in^T (rows x cols), with cublasSgeam. */
 int peer_cublas_transpose(peer_cublas *p, size_t rows, size_t cols, const duet_buf *in,
@@ -52,8 +60,8 @@ int peer_clblast_load(char *err, size_t len);
 typedef struct peer_clblast peer_clblast;
 int peer_clblast_open(duet_ctx *ctx, peer_clblast **out, char *err, size_t len);
 void peer_clblast_close(peer_clblast *p);
-int peer_clblast_sgemm(peer_clblast *p, size_t m, size_t n, size_t k, const duet_buf *a,
-                       const duet_buf *b, duet_buf *c, char *err, size_t len);
+int peer_clblast_sgemm(peer_clblast *p, const peer_gemm *g, const duet_buf *a, const duet_buf *b,
+                       duet_buf *c, char *err, size_t len);
 /* With CLBlastSomatcopy. */
 int peer_clblast_transpose(peer_clblast *p, size_t rows, size_t cols, const duet_buf *in,
                            duet_buf *out, char *err, size_t len);

@@ -65,12 +65,13 @@ void peer_clblast_close(peer_clblast *p) {
   free(p);
 }
 
-int peer_clblast_sgemm(peer_clblast *p, size_t m, size_t n, size_t k, const duet_buf *a,
-                       const duet_buf *b, duet_buf *c, char *err, size_t len) {
+int peer_clblast_sgemm(peer_clblast *p, const peer_gemm *g, const duet_buf *a, const duet_buf *b,
+                       duet_buf *c, char *err, size_t len) {
   CLBlastStatusCode s =
-      clblast.CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n, k,
-                           1.0f, (cl_mem)duet_buf_native(a), 0, k, (cl_mem)duet_buf_native(b), 0, n,
-                           0.0f, (cl_mem)duet_buf_native(c), 0, n, &p->queue, NULL);
+      clblast.CLBlastSgemm(CLBlastLayoutRowMajor, g->ta ? CLBlastTransposeYes : CLBlastTransposeNo,
+                           g->tb ? CLBlastTransposeYes : CLBlastTransposeNo, g->m, g->n, g->k, 1.0f,
+                           (cl_mem)duet_buf_native(a), 0, g->lda, (cl_mem)duet_buf_native(b), 0,
+                           g->ldb, 0.0f, (cl_mem)duet_buf_native(c), 0, g->ldc, &p->queue, NULL);
   return s == CLBlastSuccess ? 0 : fail(err, len, "CLBlastSgemm", s);
 }
 

@@ -99,18 +99,24 @@ void peer_cublas_close(peer_cublas *p) {
   free(p);
 }
 
-int peer_cublas_sgemm(peer_cublas *p, int tf32, size_t m, size_t n, size_t k, const duet_buf *a,
+/* Column-major, a row-major operand stored untransposed is already op(X)^T, and one stored
+ * transposed is op(X): hence op = T for a transposed operand, and the leading dimensions pass
+ * through unchanged. */
+int peer_cublas_sgemm(peer_cublas *p, int tf32, const peer_gemm *g, const duet_buf *a,
                       const duet_buf *b, duet_buf *c, char *err, size_t len) {
-  if (!fits_int(m, n, k, err, len) || use_device(p->device, err, len)) return -1;
+  if (!fits_int(g->m, g->n, g->k, err, len) || !fits_int(g->lda, g->ldb, g->ldc, err, len) ||
+      use_device(p->device, err, len))
+    return -1;
   /* Pedantic math keeps every product in FP32, like duet's kernels; TF32 is a separate row. */
   cublasStatus_t s =
       cublas.cublasSetMathMode(p->handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH);
   if (s != CUBLAS_STATUS_SUCCESS) return fail(err, len, "cublasSetMathMode", s);
   const float alpha = 1.0f, beta = 0.0f;
-  s = cublas.cublasSgemm(p->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha,
-                         (const float *)duet_buf_native(b), (int)n,
-                         (const float *)duet_buf_native(a), (int)k, &beta,
-                         (float *)duet_buf_native(c), (int)n);
+  s = cublas.cublasSgemm(p->handle, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N,
+                         g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)g->n, (int)g->m, (int)g->k, &alpha,
+                         (const float *)duet_buf_native(b), (int)g->ldb,
+                         (const float *)duet_buf_native(a), (int)g->lda, &beta,
+                         (float *)duet_buf_native(c), (int)g->ldc);
   return s == CUBLAS_STATUS_SUCCESS ? 0 : fail(err, len, "cublasSgemm", s);
 }
 
