@@ -110,31 +110,23 @@ fi
 
 # gaps: issue 19's three remaining H100 gaps, each candidate beside the defaults and the peer
 # in the same process where it can be (DUET_TUNE per run; kernel tunables only on OpenCL, whose
-# kernels compile at run time; DUET_TUNING=cpu gives CUDA's reduction 2 loads in flight).
-#  1. shuffle reduction against CUB's DeviceReduce::Sum at 2^26 and 2^28 floats: one launch
-#     (REDUCE_ONE_PASS=1, the new default) against two, and grids of 4 to 16 blocks per SM;
-#     first shuffle_once's tickets under load (test_reduce_once x10) and compute-sanitizer.
-#  2. stencil r3 and r16 at 2^26 and 2^28: NVIDIA's OpenCL build of register16 took 67-73
-#     registers at 8 outputs a work-item (nvcc: 63), so only 3 of STENCIL_R16_PER_CU's 4 blocks
-#     of 256 fit an SM and the 4th ran as a second wave; STENCIL_MIN_BLOCKS=4 caps it at 64
-#     (-cl-nv-maxrregcount); the registers of each build are listed from its PTX.
-#  3. overlap (16 chunks of 512 x 8192 floats) under QUEUE_FLUSH 0, 1 (default) and 2.
-# Compare: reduce "shuffle" against "cub" (CUDA) per spec; stencil auto-r16 "vs ref" (target
-# 0.80) and auto-r3 (0.90); overlap "of the bound" of the best way (target 0.87).
+# kernels compile at run time; DUET_TUNING=cpu gives CUDA's reduction 2 loads in flight). About
+# 5 minutes. Compare:
+#  1. reduce: "shuffle" against "cub" (CUDA) at 2^26 (8192) and 2^28 (16384) floats, per run:
+#     REDUCE_ONE_PASS=1 (one launch, the new default) against 0 (two), grids of 4 to 16 blocks
+#     per SM; OpenCL's shuffle beside clblast-sum.
+#  2. stencil: auto-r16 "vs ref" (target 0.80) and auto-r3 (0.90) at 2^26 and 2^28. NVIDIA's
+#     OpenCL build of register16 took 67-73 registers at 8 outputs a work-item (nvcc: 63), so
+#     only 3 of the 4 blocks of 256 per SM fit and the 4th ran as a second wave;
+#     STENCIL_MIN_BLOCKS=4 caps it at 64 (-cl-nv-maxrregcount), and the registers of each build
+#     are listed from its PTX (ptxas).
+#  3. overlap: "of the bound" of the best way on each backend (target 0.87) under QUEUE_FLUSH 1
+#     (default), 0 and 2, 32 and 64 chunks, and OpenCL queues without profiling.
+# Then shuffle_once's tickets under load (test_reduce_once x10, every platform), test_queues,
+# and compute-sanitizer on test_reduce_once, after the timings.
 if has gaps; then
-  echo "=== gaps (issue 19): correctness first"
+  echo "=== gaps (issue 19)"
   PATH=$PATH:/usr/local/cuda/bin
-  CUDA_CACHE_DISABLE=1 DUET_OPENCL_WERROR=1 DUET_TEST_REDUCE_REPEAT=10 DUET_OPENCL_PLATFORM=NVIDIA \
-    timeout 300 tests/test_reduce_once >"$logs/gaps-reduce-once.log" 2>&1
-  echo "test_reduce_once x10 rc=$?"
-  grep -E '^(FAIL|SKIP)|plan:|^harness' "$logs/gaps-reduce-once.log" | sort | uniq -c | cut -c1-160
-  for tool in memcheck racecheck synccheck; do
-    OMP_NUM_THREADS=1 DUET_BACKEND=cuda timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 \
-      tests/test_reduce_once >"$logs/gaps-sanitizer-$tool.log" 2>&1
-    echo "compute-sanitizer --tool $tool test_reduce_once: rc=$? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|^harness:' "$logs/gaps-sanitizer-$tool.log" | tr '\n' ' ')"
-  done
-  DUET_OPENCL_PLATFORM=NVIDIA timeout 300 tests/test_queues >"$logs/gaps-queues.log" 2>&1
-  echo "test_queues rc=$? $(grep -h '^harness' "$logs/gaps-queues.log")"
   export DUET_OPENCL_PLATFORM=NVIDIA
   B=tools/duet-bench
   gap() { # gap NAME SET SPEC duet-bench args...: one run under DUET_TUNING=SET, DUET_TUNE=SPEC
@@ -146,28 +138,23 @@ if has gaps; then
     env "${envs[@]}" $B "$@" 2>"$logs/gaps-$name.err" | tee "$logs/gaps-$name.txt" |
       grep -E '^[0-9]+ ' | sed "s/^/  [$name] /"
   }
-  R="reduce --variant shuffle,cub,clblast-sum --sizes 8192,16384 --reps 100"
-  echo "=== gaps: reduction (compare shuffle with cub per row pair; OpenCL rows with clblast-sum)"
+  R="reduce --variant shuffle,cub,clblast-sum --sizes 8192,16384 --reps 50"
+  echo "=== gaps: reduction (shuffle against cub on each CUDA size)"
   gap reduce-2pass "" REDUCE_ONE_PASS=0 $R --backend all
   gap reduce-1pass "" REDUCE_ONE_PASS=1 $R --backend all
   gap reduce-1pass-pcu4 "" REDUCE_ONE_PASS=1,REDUCE_PER_CU=4 $R --backend all
   gap reduce-1pass-pcu16 "" REDUCE_ONE_PASS=1,REDUCE_PER_CU=16 $R --backend all
-  gap reduce-2pass-pcu16 "" REDUCE_ONE_PASS=0,REDUCE_PER_CU=16 $R --backend all
   # CUDA's kernels are compiled per set: the cpu set's reduction is 256 threads, 2 loads in flight
   gap reduce-u2-1pass-pcu16 cpu REDUCE_ONE_PASS=1,REDUCE_PER_CU=16 $R --backend cuda
-  gap reduce-u2-1pass-pcu8 cpu REDUCE_ONE_PASS=1,REDUCE_PER_CU=8 $R --backend cuda
-  gap reduce-cl-u8-1pass "" REDUCE_ONE_PASS=1,REDUCE_UNROLL=8,REDUCE_PER_CU=4 $R --backend opencl
-  gap reduce-cl-b512-1pass "" REDUCE_ONE_PASS=1,REDUCE_BLOCK=512,REDUCE_PER_CU=4 $R --backend opencl
+  gap reduce-cl-u8-1pass-pcu4 "" REDUCE_ONE_PASS=1,REDUCE_UNROLL=8,REDUCE_PER_CU=4 $R --backend opencl
   echo "=== gaps: stencil (auto-r16 vs ref: target 0.80; auto-r3: 0.90)"
   S="stencil --variant auto-r3,auto-r16 --sizes 8192,16384"
   gap stencil-default "" "" $S --backend all
   gap stencil-full-r3 "" STENCIL_PER_CU=2048 $S --backend all
-  gap stencil-r16-pcu3 "" STENCIL_R16_PER_CU=3 $S --backend all
   gap stencil-cl-v4-nocap "" STENCIL_VEC=4,STENCIL_MIN_BLOCKS=0 $S --backend opencl
   gap stencil-cl-v8-nocap "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=0 $S --backend opencl
   gap stencil-cl-v8-cap64 "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=4 $S --backend opencl
   gap stencil-cl-v8-nocap-pcu3 "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=0,STENCIL_R16_PER_CU=3 $S --backend opencl
-  gap stencil-cl-v8-cap64-full-r3 "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=4,STENCIL_PER_CU=2048 $S --backend opencl
   # The registers NVIDIA's OpenCL gave register16 with and without the cap: its PTX from an
   # empty cache, assembled by ptxas for the device.
   arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
@@ -182,15 +169,39 @@ if has gaps; then
     done
   done
   echo "=== gaps: overlap (\"of the bound\": target 0.87 on both backends)"
-  gap overlap-flush1 "" QUEUE_FLUSH=1 overlap --backend all -n 8192 --reps 7
-  gap overlap-flush0 "" QUEUE_FLUSH=0 overlap --backend opencl -n 8192 --reps 7
-  gap overlap-flush2 "" QUEUE_FLUSH=2 overlap --backend opencl -n 8192 --reps 7
-  grep -h -E 'of the bound|^(cuda|opencl):|copies in and out at once|alone' "$logs"/gaps-overlap-*.txt |
-    cut -c1-150
-  # What each flush policy costs a small launch (host time per call)
-  for f in 0 2; do
-    DUET_TUNE=QUEUE_FLUSH=$f $B launch --backend opencl 2>&1 | tee "$logs/gaps-launch-flush$f.txt" | tail -12
+  O="overlap -n 8192 --reps 7"
+  gap overlap-flush1 "" QUEUE_FLUSH=1 $O --backend all
+  gap overlap-flush0 "" QUEUE_FLUSH=0 $O --backend opencl
+  gap overlap-flush2 "" QUEUE_FLUSH=2 $O --backend opencl
+  DUET_BENCH_OVERLAP_CHUNKS=32 gap overlap-chunks32 "" "" $O --backend all
+  DUET_BENCH_OVERLAP_CHUNKS=64 gap overlap-chunks64 "" "" $O --backend all
+  DUET_OPENCL_PROFILING=0 gap overlap-noprofiling "" "" $O --backend opencl
+  for f in "$logs"/gaps-overlap-*.txt; do
+    echo "--- $(basename "$f" .txt)"
+    grep -E 'of the bound|chunks of|copies in and out at once|alone' "$f" | cut -c1-150
   done
+  # What a flush after every kernel costs a small call (host time per call)
+  for f in 0 2; do
+    DUET_TUNE=QUEUE_FLUSH=$f $B launch --backend opencl >"$logs/gaps-launch-flush$f.txt" 2>&1
+    echo "--- launch, QUEUE_FLUSH=$f"
+    tail -12 "$logs/gaps-launch-flush$f.txt"
+  done
+  echo "=== gaps: correctness"
+  CUDA_CACHE_DISABLE=1 DUET_OPENCL_WERROR=1 DUET_TEST_REDUCE_REPEAT=10 timeout 300 tests/test_reduce_once \
+    >"$logs/gaps-reduce-once.log" 2>&1
+  echo "test_reduce_once x10 rc=$?"
+  grep -E '^(FAIL|SKIP)|plan:|^harness' "$logs/gaps-reduce-once.log" | sort | uniq -c | cut -c1-160
+  timeout 300 tests/test_queues >"$logs/gaps-queues.log" 2>&1
+  echo "test_queues rc=$? $(grep -h '^harness' "$logs/gaps-queues.log")"
+  grep -E '^FAIL' "$logs/gaps-queues.log" | cut -c1-200
+  for tool in memcheck racecheck synccheck; do
+    (OMP_NUM_THREADS=1 DUET_BACKEND=cuda timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+      tests/test_reduce_once >"$logs/gaps-sanitizer-$tool.log" 2>&1
+    echo "compute-sanitizer --tool $tool test_reduce_once: rc=$? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|^harness:' "$logs/gaps-sanitizer-$tool.log" | tr '\n' ' ')" \
+      >"$logs/gaps-sanitizer-$tool.summary") &
+  done
+  wait
+  cat "$logs"/gaps-sanitizer-*.summary
   unset DUET_OPENCL_PLATFORM
 fi
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The OpenCL backend: one in-order profiling queue per duet_ctx, on the cl_context that every
+/* The OpenCL backend: one in-order (profiling) queue per duet_ctx, on the cl_context that every
  * duet_ctx of its device shares (opencl_programs.c), with the programs built on it (a family's
  * members also count their buffers' frees together: their buffers reach each other's kernels).
  * Each kernel is built on its first use as its own program: src/duet_kernel.h,
@@ -51,7 +51,8 @@ typedef struct cl_impl_ {
   /* The family root's state (itself on a root): its count of frees serves every member, whose
    * buffers reach each other's kernels; counted atomically, members may run on other threads. */
   struct cl_impl_ *family;
-  int members; /* a root's: its family's other queues, open now (QUEUE_FLUSH 1 reads it) */
+  int members;   /* a root's: its family's other queues, open now (QUEUE_FLUSH 1 reads it) */
+  int profiling; /* the queue records times (not under DUET_OPENCL_PROFILING=0) */
 } cl_impl;
 
 typedef struct {
@@ -72,6 +73,16 @@ typedef struct {
 } cl_loaded;
 
 #define IMPL(ctx) ((cl_impl *)(ctx)->impl)
+
+/* The context's queue, timing its commands unless $DUET_OPENCL_PROFILING=0: a way to measure
+ * what NVIDIA's runtime pays for the timestamps in copies overlapped over several queues
+ * (.ci/device-validate.sh gaps); events then order queues but cannot be timed. */
+static cl_command_queue make_queue(cl_impl *im, cl_int *err) {
+  const char *p = duet__getenv("DUET_OPENCL_PROFILING");
+  im->profiling = !(p && strcmp(p, "0") == 0);
+  return duet__cl.clCreateCommandQueue(im->context, im->device,
+                                       im->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, err);
+}
 
 /* Submits what was enqueued: NVIDIA's runtime holds commands back until a flush, which would
  * keep a copy from overlapping the other queues' work, and OpenCL requires one before another
@@ -251,8 +262,7 @@ static int cl_ctx_open(duet_ctx *ctx, int device) {
     }
   }
   if (!failed) {
-    im->queue =
-        duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    im->queue = make_queue(im, &err);
     if (!im->queue) failed = "clCreateCommandQueue";
   }
   if (!failed && (err = read_caps(im->device, &ctx->caps)) == CL_SUCCESS &&
@@ -543,6 +553,10 @@ static int cl_event_record(duet_ctx *ctx, void *ev) {
 static int cl_event_elapsed(duet_ctx *ctx, void *start, void *end, float *ms) {
   cl_event s = ((cl_marker *)start)->event, e = ((cl_marker *)end)->event;
   cl_ulong t0 = 0, t1 = 0;
+  if (!IMPL(ctx)->profiling)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "opencl: the queues were made without profiling (DUET_OPENCL_PROFILING=0): "
+                      "events order them but have no times");
   /* The markers may be in two queues of a family: end's completion says nothing of start's. */
   const cl_event both[2] = {s, e};
   cl_int err = duet__cl.clWaitForEvents(2, both);
@@ -648,8 +662,7 @@ static int cl_ctx_open_shared(duet_ctx *ctx, duet_ctx *parent) {
   }
   im->context = pim->context;
   ctx->impl = im;
-  im->queue =
-      duet__cl.clCreateCommandQueue(im->context, im->device, CL_QUEUE_PROFILING_ENABLE, &err);
+  im->queue = make_queue(im, &err);
   if (im->queue) {
     __atomic_add_fetch(&im->family->members, 1, __ATOMIC_RELAXED);
     return DUET_OK;

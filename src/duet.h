@@ -441,7 +441,8 @@ DUET_EXTERN int duet_event_wait(duet_ctx *ctx, const duet_event *ev);
  * @param[out] ms end minus start in milliseconds: negative when end's queue passed its point
  *        before start's did.
  * @return #DUET_OK; #DUET_EINVAL for NULL, an event never recorded, or events of contexts of
- *         different families; or another negative #duet_status.
+ *         different families; #DUET_EUNSUPPORTED on OpenCL queues made without profiling
+ *         (`$DUET_OPENCL_PROFILING=0`); or another negative #duet_status.
  */
 DUET_EXTERN int duet_event_elapsed_ms(const duet_event *start, const duet_event *end, float *ms);
 /**

@@ -4,7 +4,7 @@
  * and a read on a third, ordered by duet_event_wait alone, give the CPU's transpose; buffers of
  * one member work on all; each member's scratch arena is its own; and a family destroyed in
  * every order of its members, buffers and events runs clean (ASan and LSan in CI); the pipeline
- * runs right under every QUEUE_FLUSH policy. Bad
+ * runs right under every QUEUE_FLUSH policy and on OpenCL queues without profiling. Bad
  * arguments of these calls are test_errors' cases; two threads on one family, test_threads'. */
 #include <math.h>
 #include <stdio.h>
@@ -431,6 +431,53 @@ static void flush_policies(const harness_dev *dev) {
   }
 }
 
+/* DUET_OPENCL_PROFILING=0 (OpenCL queues made without profiling, for measuring what it costs):
+ * the pipeline across a family still comes out right, and timing two events is refused with
+ * DUET_EUNSUPPORTED and why, the context usable after; CUDA ignores the variable. */
+static void without_profiling(const harness_dev *dev) {
+  const char *old = getenv("DUET_OPENCL_PROFILING");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("DUET_OPENCL_PROFILING", "0", 1);
+  duet_ctx *root = NULL, *m1 = NULL;
+  duet_event *a = NULL, *b = NULL;
+  harness_case c;
+  harness_case_begin(&c, dev, "a family of two with DUET_OPENCL_PROFILING=0");
+  int st = duet_ctx_create(&root, dev->backend, dev->device);
+  if (!st) st = duet_ctx_create_shared(&m1, root);
+  const int ok = harness_expect_status(&c, st, DUET_OK, NULL, "creating the family");
+  harness_case_end(&c);
+  if (ok) {
+    pipeline(dev, root, m1, m1, "DUET_OPENCL_PROFILING=0: root, member, member");
+    harness_case_begin(&c, dev, "duet_event_elapsed_ms with DUET_OPENCL_PROFILING=0");
+    float ms = 42;
+    st = duet_event_create(root, &a);
+    if (!st) st = duet_event_create(m1, &b);
+    if (!st) st = duet_event_record(a);
+    if (!st) st = duet_event_wait(m1, a);
+    if (!st) st = duet_event_record(b);
+    if (harness_expect_status(&c, st, DUET_OK, root, "record, wait, record")) {
+      const int opencl = dev->backend == DUET_BACKEND_OPENCL;
+      st = duet_event_elapsed_ms(a, b, &ms);
+      harness_expect_status(&c, st, opencl ? DUET_EUNSUPPORTED : DUET_OK, root,
+                            "duet_event_elapsed_ms");
+      if (opencl)
+        harness_expect(&c, strstr(duet_ctx_last_error(root), "DUET_OPENCL_PROFILING") != NULL,
+                       "the refusal does not say why: %s", duet_ctx_last_error(root));
+      harness_expect_status(&c, duet_finish(root), DUET_OK, root, "finish after it");
+    }
+    harness_case_end(&c);
+  }
+  duet_event_destroy(a);
+  duet_event_destroy(b);
+  duet_ctx_destroy(m1);
+  duet_ctx_destroy(root);
+  if (saved)
+    setenv("DUET_OPENCL_PROFILING", saved, 1);
+  else
+    unsetenv("DUET_OPENCL_PROFILING");
+  free(saved);
+}
+
 static void run(const harness_dev *dev, void *user) {
   (void)user;
   duet_ctx *m1 = NULL, *m2 = NULL;
@@ -462,6 +509,7 @@ static void run(const harness_dev *dev, void *user) {
   grandchild(dev);
   destroy_orders(dev);
   flush_policies(dev);
+  without_profiling(dev);
 done:
   duet_ctx_destroy(m1);
   duet_ctx_destroy(m2);

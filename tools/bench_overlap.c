@@ -50,7 +50,9 @@ static const char *const way_names[N_WAYS] = {"copies in alone (pinned)",
                                               "pinned, a queue per stage"};
 
 enum { ST_IN, ST_KERNEL, ST_OUT, N_STAGES };
-#define CHUNKS BENCH_OVERLAP_CHUNKS
+/* $DUET_BENCH_OVERLAP_CHUNKS cuts the data into another count of chunks, up to MAX_CHUNKS: fewer
+ * rows each, the same total (more chunks shorten the pipeline's fill and drain). */
+#define MAX_CHUNKS 64
 
 typedef struct {
   const bench_opts *o;
@@ -58,10 +60,11 @@ typedef struct {
   duet_ctx *q[BENCH_OVERLAP_QUEUES]; /* q[0] is the device's context, the rest its family */
   size_t rows, cols, chunk;          /* a chunk is rows x cols floats */
   float *pin_in, *pin_out, *page_in, *page_out;
-  duet_buf *in[CHUNKS], *out[CHUNKS];
+  int chunks;
+  duet_buf *in[MAX_CHUNKS], *out[MAX_CHUNKS];
   /* After each stage of each chunk, per way: the queue-per-stage way orders its queues with
    * them, and the timeline run reads them all. Made on first use, on the stage's queue. */
-  duet_event *ev[N_WAYS][N_STAGES][CHUNKS], *start;
+  duet_event *ev[N_WAYS][N_STAGES][MAX_CHUNKS], *start;
   char err[512];
 } overlap;
 
@@ -144,7 +147,7 @@ static int run_way(overlap *v, int way, double *ms, int timeline) {
       if ((st = duet_event_wait(v->q[i], v->start)))
         return failed(v, st, "duet_event_wait", v->q[i]);
   }
-  for (int c = 0; c < CHUNKS; c++)
+  for (int c = 0; c < v->chunks; c++)
     for (int s = 0; s < N_STAGES; s++)
       if (stage_runs(way, s) && (st = stage(v, way, s, c, timeline))) return st;
   if ((st = finish_all(v))) return st;
@@ -156,7 +159,7 @@ static int run_way(overlap *v, int way, double *ms, int timeline) {
 static bench_verdict check(const overlap *v, int way) {
   const float *in = way == WAY_PAGEABLE ? v->page_in : v->pin_in;
   const float *out = way == WAY_PAGEABLE ? v->page_out : v->pin_out;
-  for (int c = 0; c < CHUNKS; c++)
+  for (int c = 0; c < v->chunks; c++)
     for (size_t y = 0; y < v->rows; y++)
       for (size_t x = 0; x < v->cols; x++) {
         const size_t at = (size_t)c * v->chunk;
@@ -167,7 +170,7 @@ static bench_verdict check(const overlap *v, int way) {
 
 static int setup(overlap *v) {
   duet_ctx *ctx = v->dev->ctx;
-  const size_t total = v->chunk * CHUNKS, bytes = total * sizeof(float);
+  const size_t total = v->chunk * (size_t)v->chunks, bytes = total * sizeof(float);
   int st = DUET_OK;
   v->q[0] = ctx;
   for (int i = 1; i < BENCH_OVERLAP_QUEUES && !st; i++)
@@ -181,7 +184,7 @@ static int setup(overlap *v) {
   uint64_t seed = v->o->seed;
   for (size_t i = 0; i < total; i++)
     v->pin_in[i] = v->page_in[i] = (float)(bench_splitmix(&seed) >> 40) * 0x1p-24f;
-  for (int c = 0; c < CHUNKS; c++)
+  for (int c = 0; c < v->chunks; c++)
     if ((st = duet_buf_create(v->q[c % BENCH_OVERLAP_QUEUES], v->chunk * sizeof(float),
                               &v->in[c])) ||
         (st = duet_buf_create(ctx, v->chunk * sizeof(float), &v->out[c])))
@@ -192,9 +195,9 @@ static int setup(overlap *v) {
 static void teardown(overlap *v) {
   for (int w = 0; w < N_WAYS; w++)
     for (int s = 0; s < N_STAGES; s++)
-      for (int c = 0; c < CHUNKS; c++) duet_event_destroy(v->ev[w][s][c]);
+      for (int c = 0; c < v->chunks; c++) duet_event_destroy(v->ev[w][s][c]);
   duet_event_destroy(v->start);
-  for (int c = 0; c < CHUNKS; c++) {
+  for (int c = 0; c < v->chunks; c++) {
     duet_buf_destroy(v->in[c]);
     duet_buf_destroy(v->out[c]);
   }
@@ -218,7 +221,7 @@ static double link_bound_of(const double *med) { return max2(med[WAY_DUPLEX], me
 
 /* Bytes a way moves: over the bus one way or both, or (kernels) read and written on the device. */
 static double bytes_of(const overlap *v, int way) {
-  const double one = (double)(v->chunk * CHUNKS) * sizeof(float);
+  const double one = (double)(v->chunk * (size_t)v->chunks) * sizeof(float);
   return way == WAY_IN || way == WAY_OUT ? one : 2 * one;
 }
 
@@ -245,7 +248,7 @@ static void timeline(overlap *v, int way) {
   for (int s = 0; s < N_STAGES && !st; s++) {
     if (!stage_runs(way, s)) continue;
     printf("%-9s   %-6s", "", stage_names[s]);
-    for (int c = 0; c < CHUNKS && !st; c++) {
+    for (int c = 0; c < v->chunks && !st; c++) {
       float t = 0;
       if ((st = duet_event_elapsed_ms(v->start, v->ev[way][s][c], &t)))
         failed(v, st, "duet_event_elapsed_ms", v->q[0]);
@@ -266,12 +269,20 @@ static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
   memset(&v, 0, sizeof v);
   v.o = o;
   v.dev = dev;
-  v.rows = n / CHUNKS ? n / CHUNKS : 1;
+  const char *env = getenv("DUET_BENCH_OVERLAP_CHUNKS");
+  char *end = NULL;
+  const long chunks = env ? strtol(env, &end, 10) : BENCH_OVERLAP_CHUNKS;
+  if (env && (!*env || *end || chunks < 1 || chunks > MAX_CHUNKS)) {
+    printf("%-9s DUET_BENCH_OVERLAP_CHUNKS='%s': give 1 to %d\n", "", env, MAX_CHUNKS);
+    return 1;
+  }
+  v.chunks = (int)chunks;
+  v.rows = n / (size_t)v.chunks ? n / (size_t)v.chunks : 1;
   v.cols = n;
   v.chunk = v.rows * v.cols;
   printf("%s:%d  %s: %d chunks of %zu x %zu floats (%.1f MiB in, as much out), %d queues\n",
-         duet_backend_name(dev->backend), dev->device, dev->info.name, CHUNKS, v.rows, v.cols,
-         (double)(v.chunk * CHUNKS) * 4 / (1 << 20), BENCH_OVERLAP_QUEUES);
+         duet_backend_name(dev->backend), dev->device, dev->info.name, v.chunks, v.rows, v.cols,
+         (double)(v.chunk * (size_t)v.chunks) * 4 / (1 << 20), BENCH_OVERLAP_QUEUES);
   int bad = 0;
   double med[N_WAYS] = {0};
   if (setup(&v)) {
@@ -286,7 +297,8 @@ static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
     const int whole = w >= WAY_PAGEABLE;
     double ms = 0, lo, hi;
     if (whole) /* NaN where nothing arrives */
-      memset(w == WAY_PAGEABLE ? v.page_out : v.pin_out, 0xff, v.chunk * sizeof(float) * CHUNKS);
+      memset(w == WAY_PAGEABLE ? v.page_out : v.pin_out, 0xff,
+             v.chunk * sizeof(float) * (size_t)v.chunks);
     int st = run_way(&v, w, &ms, 0);
     bench_verdict verdict = st                     ? BENCH_V_ERROR
                             : !whole || !o->verify ? BENCH_V_SKIPPED
