@@ -165,21 +165,37 @@ int harness_fits(const harness_dev *dev, double device_bytes, double host_bytes,
   return 1;
 }
 
-int harness_create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
-                            int device) {
-  const char *old = getenv(name);
-  char *saved = old ? strdup(old) : NULL;
+static void env_put(const char *name, const char *value) {
   if (value)
     setenv(name, value, 1);
   else
     unsetenv(name);
+}
+
+harness_env harness_env_save(const char *name) {
+  const char *old = getenv(name);
+  harness_env saved = {name, old ? strdup(old) : NULL};
+  return saved;
+}
+
+harness_env harness_env_set(const char *name, const char *value) {
+  harness_env saved = harness_env_save(name);
+  env_put(name, value);
+  return saved;
+}
+
+void harness_env_restore(harness_env *saved) {
+  env_put(saved->name, saved->value);
+  free(saved->value);
+  saved->value = NULL;
+}
+
+int harness_create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
+                            int device) {
+  harness_env saved = harness_env_set(name, value);
   *ctx = (duet_ctx *)&saved; /* any non-NULL value: a failure must clear it */
   int st = duet_ctx_create(ctx, b, device);
-  if (saved)
-    setenv(name, saved, 1);
-  else
-    unsetenv(name);
-  free(saved);
+  harness_env_restore(&saved);
   return st;
 }
 

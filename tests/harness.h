@@ -39,6 +39,20 @@ void harness_contexts_ran(int n);
  * call; the old value is put back after. */
 int harness_create_with_env(duet_ctx **ctx, const char *name, const char *value, duet_backend b,
                             int device);
+
+/* An environment variable as it was, to be put back by harness_env_restore: the library reads
+ * its settings at context creation, so tests change them around a call and must not leak the
+ * change into the cases after. */
+typedef struct {
+  const char *name; /* not copied: a literal, or a string that outlives the save */
+  char *value;      /* a copy of the old value; NULL: it was unset */
+} harness_env;
+/* Saves name's value. */
+harness_env harness_env_save(const char *name);
+/* Saves name's value, then sets it to value (NULL: unsets it). */
+harness_env harness_env_set(const char *name, const char *value);
+/* Puts the saved value back (or unsets the variable) and frees the copy. */
+void harness_env_restore(harness_env *saved);
 /* Prints "harness: N passed, N failed, N skipped"; returns the exit status (0, 1 or 77). */
 int harness_end(void);
 

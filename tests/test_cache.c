@@ -296,9 +296,7 @@ static void case_off_and_default(void) {
   snprintf(xdg, sizeof xdg, "%s/xdg", root);
   mkdir(xdg, 0700);
   snprintf(dir, sizeof dir, "%s/duet", xdg);
-  const char *old = getenv("XDG_CACHE_HOME");
-  char *saved = old ? strdup(old) : NULL;
-  setenv("XDG_CACHE_HOME", xdg, 1);
+  harness_env saved = harness_env_set("XDG_CACHE_HOME", xdg);
   setenv("DUET_CACHE_DIR", "off", 1);
   for (int i = 0; i < 2; i++)
     if (!copy_noted(&c, &n, NULL)) expect_from(&c, &n, 'b', "off");
@@ -307,11 +305,7 @@ static void case_off_and_default(void) {
   copy_once(&c, NULL);
   harness_expect(&c, entries(dir, NULL, NULL) == 1, "want one entry in %s", dir);
   if (!copy_noted(&c, &n, NULL)) expect_from(&c, &n, 'l', "default directory");
-  if (saved)
-    setenv("XDG_CACHE_HOME", saved, 1);
-  else
-    unsetenv("XDG_CACHE_HOME");
-  free(saved);
+  harness_env_restore(&saved);
   harness_case_end(&c);
 }
 

@@ -236,19 +236,13 @@ static void check_sets(const harness_dev *dev) {
      * CUDA takes it too) on another context of the same set */
     duet_ctx *sk_ctx = NULL;
     if (tunable(ctx, "GEMM_FAST_STREAMK") == 0) {
-      const char *old = getenv("DUET_TUNE");
-      char *saved = old ? strdup(old) : NULL;
-      setenv("DUET_TUNE", "GEMM_FAST_STREAMK=5", 1);
+      harness_env saved = harness_env_set("DUET_TUNE", "GEMM_FAST_STREAMK=5");
       harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=GEMM_FAST_STREAMK=5",
                          set);
       harness_expect_status(&c, create_with(&sk_ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
                             "duet_ctx_create");
       harness_case_end(&c);
-      if (saved)
-        setenv("DUET_TUNE", saved, 1);
-      else
-        unsetenv("DUET_TUNE");
-      free(saved);
+      harness_env_restore(&saved);
     }
     harness_dev sk = sk_ctx ? on_ctx(dev, sk_ctx, set) : d;
     reach_fast_kernels(&d, &sk);
@@ -387,8 +381,7 @@ static void check_werror(const harness_dev *dev) {
     harness_case_skip(&c, "CUDA kernels are compiled ahead of time");
     return;
   }
-  const char *outer = getenv("DUET_OPENCL_WERROR");
-  char *saved = outer ? strdup(outer) : NULL;
+  harness_env saved = harness_env_save("DUET_OPENCL_WERROR");
   setenv("DUET_TEST_WARN_GROUPS", "copy", 1);
   static const char *const werror[] = {NULL, "1"};
   for (int w = 0; w < 2; w++) {
@@ -414,11 +407,7 @@ static void check_werror(const harness_dev *dev) {
     duet_ctx_destroy(ctx);
   }
   unsetenv("DUET_TEST_WARN_GROUPS");
-  if (saved)
-    setenv("DUET_OPENCL_WERROR", saved, 1);
-  else
-    unsetenv("DUET_OPENCL_WERROR");
-  free(saved);
+  harness_env_restore(&saved);
   harness_case_end(&c);
 }
 
@@ -431,18 +420,13 @@ static void check_werror(const harness_dev *dev) {
  * refinement keeps AUTO on padded, so DUET_TUNE puts TRANSPOSE_AUTO_ALIGN back to 32 there. */
 static void check_limits(const harness_dev *dev) {
   const int big_tall = dev->backend == DUET_BACKEND_OPENCL;
-  const char *old_tune = getenv("DUET_TUNE");
-  char *saved_tune = old_tune ? strdup(old_tune) : NULL;
+  harness_env saved_tune = harness_env_save("DUET_TUNE");
   if (big_tall) setenv("DUET_TUNE", "TRANSPOSE_TALL_ROWS=32,TRANSPOSE_AUTO_ALIGN=32", 1);
   setenv("DUET_TEST_MAX_BLOCK_THREADS", "256", 1);
   duet_ctx *ctx = NULL;
   int st = harness_create_with_env(&ctx, "DUET_TUNING", "nvidia-sm80", dev->backend, dev->device);
   unsetenv("DUET_TEST_MAX_BLOCK_THREADS");
-  if (saved_tune)
-    setenv("DUET_TUNE", saved_tune, 1);
-  else
-    unsetenv("DUET_TUNE");
-  free(saved_tune);
+  harness_env_restore(&saved_tune);
   harness_case c;
   harness_case_begin(&c, dev, "a device limited to 256-thread blocks");
   if (!harness_expect_status(&c, st, DUET_OK, NULL, "duet_ctx_create")) {

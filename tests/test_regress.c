@@ -224,15 +224,9 @@ static void auto_small_blocks(const harness_dev *dev, void *user) {
   harness_dev d;
   /* The cpu set on every device: register's and fast's blocks of 64 fit under the limit (the
    * nvidia-sm80 set has no variant of fewer than 256 threads). */
-  const char *set = getenv("DUET_TUNING");
-  char *saved = set ? strdup(set) : NULL;
-  setenv("DUET_TUNING", "cpu", 1);
+  harness_env saved = harness_env_set("DUET_TUNING", "cpu");
   const int made = make_ctx(dev, &d, "DUET_TEST_MAX_BLOCK_THREADS", "128");
-  if (saved)
-    setenv("DUET_TUNING", saved, 1);
-  else
-    unsetenv("DUET_TUNING");
-  free(saved);
+  harness_env_restore(&saved);
   if (!made) return;
   for (size_t i = 0; i < sizeof thin / sizeof thin[0]; i++) run_gemm(&d, d.ctx, &thin[i]);
   duet_ctx_destroy(d.ctx);
