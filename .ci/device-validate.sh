@@ -336,13 +336,25 @@ if has tune; then
 fi
 # A fresh process's context and first fast 1024^3 sgemm with the program cache cold, warm and
 # off, and a second context's (docs/results/cache.md); NVIDIA's own cache off, so that a cold
-# build is a real one. DUET_VERBOSE=1 says where each program came from and how long it took.
+# build is a real one. Each cell is the median of COLDSTART_RUNS processes (-r). Then -k: the
+# first call a kernel of one's own through duet_program_create, which on CUDA is NVRTC's (and
+# the CUBIN duet's disk cache keeps), on both backends. DUET_VERBOSE=1 says where each program
+# came from and how long it took.
 if has coldstart; then
   echo "=== coldstart"
-  CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 DUET_OPENCL_PLATFORM=NVIDIA tools/duet-coldstart -b opencl \
-    -n ${COLDSTART_N:-1024} 2>&1 | tee "$logs/coldstart-opencl.txt"
-  CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 tools/duet-coldstart -b cuda -n ${COLDSTART_N:-1024} 2>&1 |
-    tee "$logs/coldstart-cuda.txt"
+  runs=${COLDSTART_RUNS:-3}
+  for k in "" -k; do
+    CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 DUET_OPENCL_PLATFORM=NVIDIA tools/duet-coldstart -b opencl \
+      -n ${COLDSTART_N:-1024} -r $runs $k 2>"$logs/coldstart-opencl$k.err" | tee "$logs/coldstart-opencl$k.txt"
+    CUDA_CACHE_DISABLE=1 DUET_VERBOSE=1 tools/duet-coldstart -b cuda -n ${COLDSTART_N:-1024} -r $runs $k \
+      2>"$logs/coldstart-cuda$k.err" | tee "$logs/coldstart-cuda$k.txt"
+  done
+  for f in "$logs"/coldstart-*.err; do # where each program came from, and how long it took
+    echo "--- $(basename "$f" .err): DUET_VERBOSE's notes, with the times of each"
+    grep -E 'built from source|loaded from the disk cache|reused from memory' "$f" |
+      sed -E 's/[0-9]+\.[0-9]+ s/@/g' | sort | uniq -c | cut -c1-200
+    grep -o -E '(built from source|loaded from the disk cache) in [0-9.]+ s' "$f" | sort | uniq -c | head -12
+  done
 fi
 # overlap: copies and kernels over a family's queues (issue 19 item 1), both backends: each way's
 # median, both bounds (the slower direction alone; copies in and out at once), and the timeline

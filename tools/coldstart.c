@@ -6,8 +6,11 @@
  * times that context's first sgemm. The first row's cache is an empty directory, the second row
  * runs on what the first left there, the third has the cache off. Results are checked against a
  * CPU reference on a sample of C. Not a test: it prints times.
- * usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N] [-r RUNS]
+ * usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N] [-r RUNS] [-k]
  * -r RUNS: each row's cells are medians over RUNS processes (default 1).
+ * -k: the first call is a kernel of one's own instead (duet_program_create and duet_launch: NVRTC
+ * on CUDA, whose CUBIN the disk cache keeps), a one-line kernel: its cost is the compiler's start
+ * and the dialect's header, not the kernel's size.
  * On NVIDIA's OpenCL, run it with CUDA_CACHE_DISABLE=1 (the driver's own cache off); on PoCL
  * with POCL_KERNEL_CACHE=0. DUET_VERBOSE=1 prints where each program came from. */
 #define _GNU_SOURCE
@@ -36,7 +39,17 @@ static double now(void) {
 typedef struct {
   duet_ctx *ctx;
   duet_buf *a, *b, *c;
+  duet_program *prog; /* -k: the kernel of one's own, made by the first call */
 } session;
+
+/* -k: the first call is a kernel of one's own instead of the fast sgemm, through
+ * duet_program_create and duet_launch (NVRTC on CUDA): x = 2 x + 1 over A's n * n floats. */
+static int own_kernel;
+static const char scale_source[] =
+    "DUET_KERNEL void scale(DUET_GLOBAL float *x, float a, int n) {\n"
+    "  const size_t i = DUET_GLOBAL_IDX(0);\n"
+    "  if (i < (size_t)n) x[i] = a * x[i] + 1.0f;\n"
+    "}\n";
 
 /* The checked sgemm: C = A * B on n x n matrices of small integers (exact in float). */
 static float *host_a, *host_b;
@@ -62,26 +75,47 @@ static int open_session(session *s, duet_backend b, int dev, size_t n, double *m
   return 0;
 }
 
-static int sgemm(session *s, size_t n, double *ms) {
-  const double t0 = now();
-  int st = duet_sgemm(s->ctx, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_NO_TRANS, n, n, n, 1.0f, s->a, n,
-                      s->b, n, 0.0f, s->c, n);
-  if (!st) st = duet_finish(s->ctx);
-  *ms = 1e3 * (now() - t0);
-  return st ? fail(s->ctx, "duet_sgemm fast", st) : 0;
+static int launch_own(session *s, size_t n) {
+  int st = s->prog ? DUET_OK : duet_program_create(s->ctx, scale_source, NULL, &s->prog);
+  if (st) return fail(s->ctx, "duet_program_create", st);
+  const size_t grid[3] = {(n * n + 255) / 256, 1, 1};
+  const unsigned block[3] = {256, 1, 1};
+  const duet_arg args[] = {duet_arg_buf(s->a), duet_arg_f32(2.0f), duet_arg_i32((int)(n * n))};
+  st = duet_launch(s->prog, "scale", grid, block, 0, args, 3);
+  return st ? fail(s->ctx, "duet_launch scale", st) : 0;
 }
 
-/* 64 elements of C against a double-precision dot product. */
+/* The timed call, up to duet_finish: the fast sgemm, or (-k) the kernel of one's own, whose
+ * first call on a context builds (or fetches) its program. */
+static int call(session *s, size_t n, double *ms) {
+  const double t0 = now();
+  int st = DUET_OK;
+  if (own_kernel) {
+    if (launch_own(s, n)) return 1;
+  } else {
+    st = duet_sgemm(s->ctx, DUET_GEMM_FAST, DUET_NO_TRANS, DUET_NO_TRANS, n, n, n, 1.0f, s->a, n,
+                    s->b, n, 0.0f, s->c, n);
+  }
+  if (!st) st = duet_finish(s->ctx);
+  *ms = 1e3 * (now() - t0);
+  return st ? fail(s->ctx, own_kernel ? "scale" : "duet_sgemm fast", st) : 0;
+}
+
+/* After a session's first call: 64 elements of C against a double-precision dot product, or
+ * (-k) of A against 2 a + 1. */
 static int check(session *s, size_t n) {
   float *row = malloc(n * sizeof *row);
   int bad = !row;
   for (int t = 0; t < 64 && !bad; t++) {
     const size_t i = (size_t)t * 7919 % n, j = (size_t)t * 104729 % n;
-    if (duet_buf_read(s->c, i * n * sizeof(float), row, n * sizeof(float))) bad = 1;
-    double want = 0;
-    for (size_t p = 0; p < n; p++) want += (double)host_a[i * n + p] * host_b[p * n + j];
+    if (duet_buf_read(own_kernel ? s->a : s->c, i * n * sizeof(float), row, n * sizeof(float)))
+      bad = 1;
+    double want = own_kernel ? 2.0 * host_a[i * n + j] + 1.0 : 0.0;
+    for (size_t p = 0; !own_kernel && p < n; p++)
+      want += (double)host_a[i * n + p] * host_b[p * n + j];
     if (!bad && fabs(row[j] - want) > 1e-4 * fabs(want) + 1e-3) {
-      fprintf(stderr, "duet-coldstart: C[%zu][%zu] = %g, want %g\n", i, j, row[j], want);
+      fprintf(stderr, "duet-coldstart: %s[%zu][%zu] = %g, want %g\n", own_kernel ? "A" : "C", i, j,
+              row[j], want);
       bad = 1;
     }
   }
@@ -90,6 +124,7 @@ static int check(session *s, size_t n) {
 }
 
 static void close_session(session *s) {
+  duet_program_destroy(s->prog);
   duet_buf_destroy(s->a);
   duet_buf_destroy(s->b);
   duet_buf_destroy(s->c);
@@ -107,8 +142,8 @@ static int child(duet_backend b, int dev, size_t n) {
   }
   session s1 = {0}, s2 = {0};
   double t[5];
-  int bad = open_session(&s1, b, dev, n, &t[0]) || sgemm(&s1, n, &t[1]) || check(&s1, n) ||
-            sgemm(&s1, n, &t[2]) || open_session(&s2, b, dev, n, &t[3]) || sgemm(&s2, n, &t[4]) ||
+  int bad = open_session(&s1, b, dev, n, &t[0]) || call(&s1, n, &t[1]) || check(&s1, n) ||
+            call(&s1, n, &t[2]) || open_session(&s2, b, dev, n, &t[3]) || call(&s2, n, &t[4]) ||
             check(&s2, n);
   if (!bad) {
     duet_device_info info;
@@ -192,11 +227,13 @@ int main(int argc, char **argv) {
       dev = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-n") && i + 1 < argc)
       n = (size_t)strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "-k"))
+      own_kernel = 1;
     else if (!strcmp(argv[i], "-r") && i + 1 < argc && atoi(argv[i + 1]) > 0 &&
              atoi(argv[i + 1]) <= 99)
       reps = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N] [-r RUNS]\n");
+      fprintf(stderr, "usage: duet-coldstart [-b cuda|opencl] [-d DEVICE] [-n N] [-r RUNS] [-k]\n");
       return 2;
     }
   }
@@ -211,10 +248,15 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < argc; i++) cargv[i] = argv[i];
   cargv[argc] = "--child";
+  char what[96];
+  if (own_kernel)
+    snprintf(what, sizeof what, "a kernel of one's own (scale) over %zu x %zu floats", n, n);
+  else
+    snprintf(what, sizeof what, "fast sgemm %zu x %zu x %zu", n, n, n);
   printf(
-      "duet-coldstart: fast sgemm %zu x %zu x %zu, backend %s, device %d; times in ms, each "
-      "run a fresh process, each cell the median of %d run%s\n",
-      n, n, n, duet_backend_name(b), dev, reps, reps > 1 ? "s" : "");
+      "duet-coldstart: %s, backend %s, device %d; times in ms, each run a fresh process, each "
+      "cell the median of %d run%s\n",
+      what, duet_backend_name(b), dev, reps, reps > 1 ? "s" : "");
   /* Run by run, cold then warm then off, so that a change in the machine's load over the
    * runs falls on all three rows alike; each cold run has an empty directory of its own. */
   int ok[3] = {0, 0, 0};
@@ -230,9 +272,11 @@ int main(int argc, char **argv) {
       }
     }
   }
+  const char *call_name = own_kernel ? "launch" : "sgemm";
   printf(
-      "| cache | ctx create | first sgemm | steady sgemm | first - steady | 2nd ctx create "
-      "| 2nd ctx 1st sgemm |\n|---|---|---|---|---|---|---|\n");
+      "| cache | ctx create | first %s | steady %s | first - steady | 2nd ctx create | 2nd ctx "
+      "1st %s |\n|---|---|---|---|---|---|---|\n",
+      call_name, call_name, call_name);
   static const char *const label[3] = {"cold", "warm", "off"};
   for (int row = 0; row < 3; row++) print_row(label[row], s + row * reps, ok[row], reps);
   char cmd[PATH_MAX + 16];
