@@ -79,7 +79,7 @@ fi
 sel="--backend $backend --device 0"
 
 # ---- CSV ---------------------------------------------------------------------------------------
-header='routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,total_min_ms,total_max_ms,note'
+header='routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,total_min_ms,total_max_ms,note,op,lda,ldb,ldc'
 # shellcheck disable=SC2086
 run csv transpose $sel --sizes 16,33 --reps 2 --warmup 1 --variant naive,padded --csv
 [ "$rc" -eq 0 ] || show csv
@@ -158,7 +158,16 @@ count_is "gemm rows naive, coalesced, tiled at 8x12x5" 3 \
   "$(grep -Ec '^gemm,8,12,5,.*,(naive|coalesced|tiled),[0-9]' "$tmp/gemm.out")"
 count_is "gemm rows fully verified" "$(($(wc -l <"$tmp/gemm.out") - 1))" \
   "$(grep -c ',yes,full,' "$tmp/gemm.out")"
-count_is "gemm rows with a total time" 0 "$(grep -c ',,,,[^,]*$' "$tmp/gemm.out")"
+count_is "gemm rows with a total time" 0 "$(grep -c ',,,,[^,]*,nn,5,12,12$' "$tmp/gemm.out")"
+count_is "gemm rows name op nn and the packed leading dimensions" 3 "$(grep -c ',nn,5,12,12$' "$tmp/gemm.out")"
+# Transposed operands and leading dimensions beyond the matrix: every row verified, C's padding
+# checked, the layout in the CSV.
+# shellcheck disable=SC2086
+run gemm_ld gemm $sel -m 9 -n 12 -k 7 --ta --tb --lda 16 --ldb 8 --ldc 20 --reps 1 --warmup 0 --variant all,auto --csv
+[ "$rc" -eq 0 ] || show gemm_ld
+count_is "gemm --ta --tb --lda --ldb --ldc exits 0" 0 "$rc"
+count_is "... every row verified in full, with op tt and the leading dimensions" \
+  "$(($(wc -l <"$tmp/gemm_ld.out") - 1))" "$(grep -c '^gemm,9,12,7,.*,yes,full,.*,tt,16,8,20$' "$tmp/gemm_ld.out")"
 
 # ---- JSON --------------------------------------------------------------------------------------
 # shellcheck disable=SC2086
@@ -529,6 +538,12 @@ bad_usage --suite
 bad_usage gemm --save "$tmp/x"
 bad_usage gemm --suite --save "$tmp/x" --csv
 bad_usage gemm --suite --save "$tmp/no-such-dir/x"
+bad_usage gemm --suite --ta
+bad_usage gemm -m 9 -n 12 -k 7 --ta --lda 8
+bad_usage gemm -m 9 -n 12 -k 7 --ldc 11
+bad_usage gemm --lda 64
+bad_usage transpose -n 8 --ta
+bad_usage plan -n 8 --ldc 8
 
 # ---- a wrong result: verified no, not timed, exit 1 -----------------------------------------------
 wrong() {

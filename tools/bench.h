@@ -127,11 +127,13 @@ typedef struct {
   int launch;      /* the launch command (bench_launch.c) */
   int user_kernel; /* the kernel command (bench_kernel.c) */
   bench_kernel_opts kern;
-  int overlap;          /* the overlap command (bench_overlap.c) */
-  int kernels;          /* the kernels command (bench_kernels.c) */
-  int plan;             /* the plan command (bench_plan.c) */
-  int plan_ta, plan_tb; /* plan: --ta, --tb */
-  int default_run;      /* no subcommand: the best device only */
+  int overlap; /* the overlap command (bench_overlap.c) */
+  int kernels; /* the kernels command (bench_kernels.c) */
+  int plan;    /* the plan command (bench_plan.c) */
+  /* gemm and plan: --ta, --tb, and --lda, --ldb, --ldc (0: packed), on every size */
+  int ta, tb;
+  size_t lda, ldb, ldc;
+  int default_run; /* no subcommand: the best device only */
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes; /* 0: the defaults for each device's type */
   int backend;

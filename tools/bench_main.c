@@ -201,7 +201,11 @@ static int default_sizes(bench_routine r, int is_cpu, bench_size *out) {
 
 static int device_sizes(const bench_opts *o, bench_routine r, const bench_dev *d, bench_size *out) {
   if (o->suite) return bench_suite_sizes(o, r, d->is_cpu, out);
-  if (!o->nsizes) return default_sizes(r, d->is_cpu, out);
+  if (!o->nsizes) {
+    const int n = default_sizes(r, d->is_cpu, out);
+    for (int i = 0; i < n && r == BENCH_GEMM; i++) out[i].ta = o->ta, out[i].tb = o->tb;
+    return n;
+  }
   memcpy(out, o->sizes, (size_t)o->nsizes * sizeof *out);
   return o->nsizes;
 }

@@ -82,7 +82,7 @@ static void usage(FILE *f) {
       "                    all; default auto), as duet_sgemm_plan describes it: the variant\n"
       "                    AUTO picks, packed operands, and each piece of C with its\n"
       "                    kernel, k slices, stream-K share and scratch; nothing is run\n"
-      "      --ta, --tb    plan: A, B transposed\n"
+      "                    (--ta, --tb, --lda, --ldb: see Sizes)\n"
       "  kernels           every kernel as loaded on each device: block, shared memory,\n"
       "                    registers, local memory, and CUDA's theoretical occupancy\n"
       "                    (built with configure --enable-bench-internals only)\n"
@@ -91,6 +91,11 @@ static void usage(FILE *f) {
       "  -n N              square: N x N (gemm: N x N x N)\n"
       "  -m M -n N -k K    gemm C (M x N) = A (M x K) * B (K x N); transpose/copy M x N\n"
       "      --sizes LIST  a sweep, e.g. 512,1024,2048 or 1000x1000x64 (M x N [x K])\n"
+      "      --ta, --tb    gemm, plan: A, B stored transposed (K x M, N x K)\n"
+      "      --lda N       gemm, plan: A's leading dimension, at least its stored\n"
+      "                    columns (default: those, packed); needs -m/-n/-k or --sizes\n"
+      "      --ldb N       the same for B\n"
+      "      --ldc N       gemm: the same for C (checked: nothing is written there)\n"
       "Selection:\n"
       "  -b, --backend B   cuda, opencl or all (default: all backends with a device;\n"
       "                    with no command: the best device only)\n"
@@ -246,6 +251,34 @@ static int check_launch(bench_opts *o) {
   return 0;
 }
 
+/* --ta, --tb, --lda, --ldb and --ldc: gemm's (every size of its sweep) and plan's (no --ldc:
+ * duet_sgemm_plan takes none). A leading dimension needs the sizes it must fit, given. */
+static int check_layout(bench_opts *o) {
+  const int ld = o->lda || o->ldb || o->ldc;
+  if (!(o->ta || o->tb || ld)) return 0;
+  if (!o->plan && (o->routines != 1u << BENCH_GEMM || o->default_run))
+    return bad("%s", "--ta, --tb, --lda, --ldb and --ldc are gemm's and plan's");
+  if (o->plan && o->ldc) return bad("%s", "plan takes no --ldc: it plans for alpha = 1, beta = 0");
+  if (ld && !o->nsizes)
+    return bad("%s", "--lda, --ldb and --ldc need the sizes: -m/-n/-k or --sizes");
+  for (int i = 0; i < o->nsizes; i++) {
+    bench_size *s = &o->sizes[i];
+    s->ta = o->ta;
+    s->tb = o->tb;
+    const size_t acols = s->ta ? s->m : s->k, bcols = s->tb ? s->k : s->n;
+    char msg[160];
+    if ((o->lda && o->lda < acols) || (o->ldb && o->ldb < bcols) || (o->ldc && o->ldc < s->n)) {
+      snprintf(msg, sizeof msg, "%zux%zux%zu: --lda must be >= %zu, --ldb >= %zu, --ldc >= %zu",
+               s->m, s->n, s->k, acols, bcols, s->n);
+      return bad("leading dimension too small for %s", msg);
+    }
+    s->lda = o->lda;
+    s->ldb = o->ldb;
+    s->ldc = o->ldc;
+  }
+  return 0;
+}
+
 /* gemm --suite brings its own shapes and the copy they are compared with; the CPU baselines
  * and --total would multiply its time for nothing it reports. */
 static int check_suite(bench_opts *o) {
@@ -254,7 +287,8 @@ static int check_suite(bench_opts *o) {
     return bad("%s", "--suite is gemm's: duet-bench gemm --suite");
   if (o->nsizes) return bad("%s", "--suite brings its own shapes: give no size");
   if (o->cpu || o->total) return bad("%s", "--suite takes neither --cpu nor --total");
-  if (o->plan_ta || o->plan_tb) return bad("%s", "--ta and --tb are plan's");
+  if (o->ta || o->tb || o->lda || o->ldb || o->ldc)
+    return bad("%s", "--suite brings its own transposes and leading dimensions");
   if (o->save && o->format != BENCH_OUT_TABLE)
     return bad("%s", "--save writes the CSV and JSON itself: leave out --csv and --json");
   int st = check_variants(o);
@@ -279,7 +313,10 @@ enum {
   OPT_TA,
   OPT_TB,
   OPT_SUITE,
-  OPT_SAVE
+  OPT_SAVE,
+  OPT_LDA,
+  OPT_LDB,
+  OPT_LDC
 };
 
 static const struct option long_opts[] = {
@@ -303,6 +340,9 @@ static const struct option long_opts[] = {
     {"tb", no_argument, NULL, OPT_TB},
     {"suite", no_argument, NULL, OPT_SUITE},
     {"save", required_argument, NULL, OPT_SAVE},
+    {"lda", required_argument, NULL, OPT_LDA},
+    {"ldb", required_argument, NULL, OPT_LDB},
+    {"ldc", required_argument, NULL, OPT_LDC},
     {"grid", required_argument, NULL, BENCH_OPT_GRID},
     {"block", required_argument, NULL, BENCH_OPT_BLOCK},
     {"shared", required_argument, NULL, BENCH_OPT_SHARED},
@@ -351,8 +391,14 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
         o->device = (int)v;
       return 0;
     case OPT_VARIANT: o->variants = arg; return 0;
-    case OPT_TA: o->plan_ta = 1; return 0;
-    case OPT_TB: o->plan_tb = 1; return 0;
+    case OPT_TA: o->ta = 1; return 0;
+    case OPT_TB: o->tb = 1; return 0;
+    case OPT_LDA:
+    case OPT_LDB:
+    case OPT_LDC:
+      if (number(arg, 1, 1ull << 21, &v)) return bad("bad leading dimension '%s'", arg);
+      *(c == OPT_LDA ? &o->lda : c == OPT_LDB ? &o->ldb : &o->ldc) = (size_t)v;
+      return 0;
     case 'r':
       if (number(arg, 1, 10000, &v)) return bad("bad --reps '%s': give 1 to 10000", arg);
       o->reps = (int)v;
@@ -486,7 +532,7 @@ int bench_parse_opts(int argc, char **argv, bench_opts *o) {
                "--grid, --block, --shared, --arg, --options and --bytes are the kernel "
                "command's");
   if (o->suite || o->save) return check_suite(o);
-  if ((o->plan_ta || o->plan_tb) && !o->plan) return bad("%s", "--ta and --tb are plan's");
+  if ((st = check_layout(o))) return st;
   if (o->plan) {
     if (o->cpu || o->total || o->plot || o->batch != 1 || o->format != BENCH_OUT_TABLE)
       return bad("%s", "plan takes none of --cpu, --total, --plot, --batch, --csv and --json");

@@ -81,7 +81,7 @@ static void table_row(const bench_opts *o, const bench_result *r) {
 static const char csv_header[] =
     "routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,"
     "rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,"
-    "total_min_ms,total_max_ms,note\n";
+    "total_min_ms,total_max_ms,note,op,lda,ldb,ldc\n";
 
 static void csv_row(const bench_result *r) {
   printf("%s,%zu,%zu,", bench_routine_name(r->routine), r->size.m, r->size.n);
@@ -110,6 +110,12 @@ static void csv_row(const bench_result *r) {
   bench_csv_num(r->tmax, r->total_timed);
   putchar(',');
   bench_csv_str(r->note);
+  /* gemm: op(A) op(B) ("nn" .. "tt") and the leading dimensions, after the older columns */
+  if (r->routine == BENCH_GEMM)
+    printf(",%c%c,%zu,%zu,%zu", r->size.ta ? 't' : 'n', r->size.tb ? 't' : 'n', bench_lda(r->size),
+           bench_ldb(r->size), bench_ldc(r->size));
+  else
+    printf(",,,,");
   putchar('\n');
 }
 
@@ -119,6 +125,9 @@ static void json_row(const bench_result *r) {
   printf("    {\"routine\": \"%s\", \"m\": %zu, \"n\": %zu", bench_routine_name(r->routine),
          r->size.m, r->size.n);
   bench_json_num("k", (double)r->size.k, r->routine == BENCH_GEMM);
+  if (r->routine == BENCH_GEMM)
+    printf(", \"op\": \"%c%c\", \"lda\": %zu, \"ldb\": %zu, \"ldc\": %zu", r->size.ta ? 't' : 'n',
+           r->size.tb ? 't' : 'n', bench_lda(r->size), bench_ldb(r->size), bench_ldc(r->size));
   printf(", \"backend\": \"%s\"", r->backend);
   bench_json_num("device", r->device, r->device >= 0);
   printf(", \"device_name\": ");

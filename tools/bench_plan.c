@@ -27,9 +27,9 @@ int bench_plan_check(const bench_opts *o) {
 /* One device's plan for variant v: its text, or why there is none. */
 static int plan_one(const bench_dev *d, const bench_opts *o, duet_gemm_variant v) {
   const bench_size s = o->nsizes ? o->sizes[0] : (bench_size){.m = 1024, .n = 1024, .k = 1024};
-  const duet_trans ta = o->plan_ta ? DUET_TRANS : DUET_NO_TRANS;
-  const duet_trans tb = o->plan_tb ? DUET_TRANS : DUET_NO_TRANS;
-  const size_t lda = o->plan_ta ? s.m : s.k, ldb = o->plan_tb ? s.k : s.n;
+  const duet_trans ta = o->ta ? DUET_TRANS : DUET_NO_TRANS;
+  const duet_trans tb = o->tb ? DUET_TRANS : DUET_NO_TRANS;
+  const size_t lda = o->lda ? o->lda : o->ta ? s.m : s.k, ldb = o->ldb ? o->ldb : o->tb ? s.k : s.n;
   char text[8192];
   const int st = duet_sgemm_plan(d->ctx, v, ta, tb, s.m, s.n, s.k, lda, ldb, text, sizeof text);
   printf("%s", text);
