@@ -113,8 +113,9 @@ fi
 # kernels compile at run time; DUET_TUNING=cpu gives CUDA's reduction 2 loads in flight). About
 # 5 minutes. Compare:
 #  1. reduce: "shuffle" against "cub" (CUDA) at 2^26 (8192) and 2^28 (16384) floats, per run:
-#     REDUCE_ONE_PASS=1 (one launch, the new default) against 0 (two), grids of 4 to 16 blocks
-#     per SM; OpenCL's shuffle beside clblast-sum.
+#     REDUCE_ONE_PASS=1 (one launch, the new default) against 0 (two), grids of 8 and 16 blocks
+#     per SM; OpenCL's shuffle beside clblast-sum; then duet-sweep's reduce rows (block sizes,
+#     loads in flight and grids no set has, one launch and two) at 2^28.
 #  2. stencil: auto-r16 "vs ref" (target 0.80) and auto-r3 (0.90) at 2^26 and 2^28. NVIDIA's
 #     OpenCL build of register16 took 67-73 registers at 8 outputs a work-item (nvcc: 63), so
 #     only 3 of the 4 blocks of 256 per SM fit and the 4th ran as a second wave;
@@ -142,11 +143,13 @@ if has gaps; then
   echo "=== gaps: reduction (shuffle against cub on each CUDA size)"
   gap reduce-2pass "" REDUCE_ONE_PASS=0 $R --backend all
   gap reduce-1pass "" REDUCE_ONE_PASS=1 $R --backend all
-  gap reduce-1pass-pcu4 "" REDUCE_ONE_PASS=1,REDUCE_PER_CU=4 $R --backend all
   gap reduce-1pass-pcu16 "" REDUCE_ONE_PASS=1,REDUCE_PER_CU=16 $R --backend all
   # CUDA's kernels are compiled per set: the cpu set's reduction is 256 threads, 2 loads in flight
   gap reduce-u2-1pass-pcu16 cpu REDUCE_ONE_PASS=1,REDUCE_PER_CU=16 $R --backend cuda
   gap reduce-cl-u8-1pass-pcu4 "" REDUCE_ONE_PASS=1,REDUCE_UNROLL=8,REDUCE_PER_CU=4 $R --backend opencl
+  # Blocks, loads in flight and grids beyond the sets, two passes and one (sweep_reduce_once),
+  # through NVRTC and NVIDIA's OpenCL at 2^28 floats (the "once" rows; compare ms with cub above)
+  timeout 180 tools/duet-sweep --only reduce -n 28 -r 30 2>&1 | tee "$logs/gaps-sweep-reduce.txt"
   echo "=== gaps: stencil (auto-r16 vs ref: target 0.80; auto-r3: 0.90)"
   S="stencil --variant auto-r3,auto-r16 --sizes 8192,16384"
   gap stencil-default "" "" $S --backend all

@@ -3,9 +3,10 @@
  * user-kernel API (duet_program_create, duet_launch) and timed beside duet's routines and
  * duet_buf_copy in one run, so that one call on a GPU machine says which source choices close a
  * gap, on each backend: vload4 or float4 pointers, 32- or 64-bit indices, weights in __constant
- * memory, outputs per work-item, grid sizes, loads in flight. Every variant is checked against a
- * CPU loop on an odd n first, then timed at the full n with device events (median of the runs).
- * Rows: GB/s (bytes the routine must move over the time) and its ratio to duet_buf_copy's rate.
+ * memory, outputs per work-item, grid sizes, loads in flight, a sum in one launch or two. Every
+ * variant is checked against a CPU loop on an odd n first, then timed at the full n with device
+ * events (median of the runs). Rows: GB/s (bytes the routine must move over the time) and its ratio
+ * to duet_buf_copy's rate.
  *
  *   duet-sweep [-b cuda|opencl|all] [-n LOG2] [-r REPS] [--only stencil,vadd,reduce]
  *   duet-sweep --dump CACHE_DIR OUT_DIR
@@ -34,7 +35,7 @@ typedef struct {
   unsigned cus;
   size_t n;
   int reps;
-  duet_buf *in, *b, *out, *w, *part, *sum;
+  duet_buf *in, *b, *out, *w, *part, *sum, *ticket;
   float *host_in, *host_b, *host_out;
   double copy_gbs;
   int bad;
@@ -161,6 +162,15 @@ static int go_reduce(sweep *s, const job *j, size_t n) {
                              duet_arg_buf(s->sum)};
   int st = duet_launch(j->prog, "sweep_reduce", grid, block, 0, first, 3);
   return st ? st : duet_launch(j->prog, "sweep_reduce", one, block, 0, second, 3);
+}
+
+/* One pass: each block's sum, and the last block to take a ticket sums them (shuffle_once). */
+static int go_reduce_once(sweep *s, const job *j, size_t n) {
+  const size_t grid[3] = {j->grid, 1, 1};
+  const unsigned block[3] = {j->block, 1, 1};
+  const duet_arg args[] = {duet_arg_i64((long long)n), duet_arg_buf(s->in), duet_arg_buf(s->sum),
+                           duet_arg_buf(s->part), duet_arg_buf(s->ticket)};
+  return duet_launch(j->prog, "sweep_reduce_once", grid, block, 0, args, 5);
 }
 
 /* ---- checks against the CPU -------------------------------------------------------------------
@@ -317,21 +327,28 @@ static void sweep_vadd(sweep *s) {
 static void sweep_reduce(sweep *s) {
   static const struct {
     const char *name, *opts;
-    int block, per_cu;
+    int block, per_cu, once; /* once: both passes in one launch (sweep_reduce_once) */
   } v[] = {
-      {"B256 U4 8/CU (duet's on the H100)", "-DSW_MODE=0 -DSW_U=4", 256, 8},
-      {"B256 U4 4/CU", "-DSW_MODE=0 -DSW_U=4", 256, 4},
-      {"B256 U4 16/CU", "-DSW_MODE=0 -DSW_U=4", 256, 16},
-      {"B256 U8 4/CU", "-DSW_MODE=0 -DSW_U=8", 256, 4},
-      {"B256 U8 8/CU", "-DSW_MODE=0 -DSW_U=8", 256, 8},
-      {"B256 U2 8/CU", "-DSW_MODE=0 -DSW_U=2", 256, 2 * 4},
-      {"B256 U2 16/CU", "-DSW_MODE=0 -DSW_U=2", 256, 16},
-      {"B512 U4 4/CU", "-DSW_MODE=0 -DSW_U=4", 512, 4},
-      {"B512 U8 2/CU", "-DSW_MODE=0 -DSW_U=8", 512, 2},
-      {"B1024 U4 2/CU", "-DSW_MODE=0 -DSW_U=4", 1024, 2},
-      {"contiguous B256 U4 8/CU", "-DSW_MODE=1 -DSW_U=4", 256, 8},
-      {"contiguous B256 U8 8/CU", "-DSW_MODE=1 -DSW_U=8", 256, 8},
-      {"contiguous B512 U8 4/CU", "-DSW_MODE=1 -DSW_U=8", 512, 4},
+      {"B256 U4 8/CU (duet's on the H100)", "-DSW_MODE=0 -DSW_U=4", 256, 8, 0},
+      {"B256 U4 4/CU", "-DSW_MODE=0 -DSW_U=4", 256, 4, 0},
+      {"B256 U4 16/CU", "-DSW_MODE=0 -DSW_U=4", 256, 16, 0},
+      {"B256 U8 4/CU", "-DSW_MODE=0 -DSW_U=8", 256, 4, 0},
+      {"B256 U8 8/CU", "-DSW_MODE=0 -DSW_U=8", 256, 8, 0},
+      {"B256 U2 8/CU", "-DSW_MODE=0 -DSW_U=2", 256, 2 * 4, 0},
+      {"B256 U2 16/CU", "-DSW_MODE=0 -DSW_U=2", 256, 16, 0},
+      {"B512 U4 4/CU", "-DSW_MODE=0 -DSW_U=4", 512, 4, 0},
+      {"B512 U8 2/CU", "-DSW_MODE=0 -DSW_U=8", 512, 2, 0},
+      {"B1024 U4 2/CU", "-DSW_MODE=0 -DSW_U=4", 1024, 2, 0},
+      {"contiguous B256 U4 8/CU", "-DSW_MODE=1 -DSW_U=4", 256, 8, 0},
+      {"contiguous B256 U8 8/CU", "-DSW_MODE=1 -DSW_U=8", 256, 8, 0},
+      {"contiguous B512 U8 4/CU", "-DSW_MODE=1 -DSW_U=8", 512, 4, 0},
+      {"once B256 U4 8/CU", "-DSW_MODE=0 -DSW_U=4", 256, 8, 1},
+      {"once B256 U4 4/CU", "-DSW_MODE=0 -DSW_U=4", 256, 4, 1},
+      {"once B256 U2 8/CU", "-DSW_MODE=0 -DSW_U=2", 256, 8, 1},
+      {"once B256 U2 16/CU", "-DSW_MODE=0 -DSW_U=2", 256, 16, 1},
+      {"once B256 U8 4/CU", "-DSW_MODE=0 -DSW_U=8", 256, 4, 1},
+      {"once B512 U4 4/CU", "-DSW_MODE=0 -DSW_U=4", 512, 4, 1},
+      {"once B1024 U4 2/CU", "-DSW_MODE=0 -DSW_U=4", 1024, 2, 1},
   };
   const double bytes = 4.0 * (double)s->n;
   job lib = {go_reduce_lib, NULL, 0, 0, 0, NULL};
@@ -346,7 +363,12 @@ static void sweep_reduce(sweep *s) {
       row(s, "reduce", v[i].name, 0, bytes, -1, "build failed");
       continue;
     }
-    job j = {go_reduce, p, (size_t)v[i].per_cu * s->cus, (unsigned)v[i].block, 0, NULL};
+    job j = {v[i].once ? go_reduce_once : go_reduce,
+             p,
+             (size_t)v[i].per_cu * s->cus,
+             (unsigned)v[i].block,
+             0,
+             NULL};
     run_row(s, "reduce", v[i].name, &j, check_reduce, bytes);
     duet_program_destroy(p);
   }
@@ -379,7 +401,9 @@ static int run_backend(duet_backend b, int device, size_t n, int reps, const cha
   const size_t bytes = n * sizeof(float);
   int st = make(&s, bytes, &s.in) || make(&s, bytes, &s.b) || make(&s, bytes, &s.out) ||
            make(&s, 64 * sizeof(float), &s.w) || make(&s, 65536 * sizeof(float), &s.part) ||
-           make(&s, sizeof(float), &s.sum);
+           make(&s, sizeof(float), &s.sum) || make(&s, sizeof(int), &s.ticket);
+  const int zero = 0;
+  if (!st) st = duet_buf_write(s.ticket, 0, &zero, sizeof zero);
   float *chunk = malloc((size_t)1 << 24);
   s.host_in = malloc(CHECK_N * sizeof(float));
   s.host_b = malloc(CHECK_N * sizeof(float));
@@ -417,6 +441,7 @@ static int run_backend(duet_backend b, int device, size_t n, int reps, const cha
   duet_buf_destroy(s.w);
   duet_buf_destroy(s.part);
   duet_buf_destroy(s.sum);
+  duet_buf_destroy(s.ticket);
   free(s.host_in);
   free(s.host_b);
   free(s.host_out);
