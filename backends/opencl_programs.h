@@ -25,7 +25,7 @@ cl_context duet__cl_device_context(const duet__cl_device *dev);
 /* The program of srcs[0..nsrc) (nsrc <= 8) built with `options` for dev: from memory, from the
  * disk cache, or built now; a new reference in *out that the caller releases. DUET_OPENCL_WERROR=1
  * adds -Werror and fails a build whose log warns. A failed build is DUET_EBUILD on ctx with the
- * log, `what` naming the program ("duet_sgemm_fast of kernel group gemm_fast", "program"), and
+ * log, `what` naming the program ("duet_sgemm_fast_nn of kernel group gemm_fast", "program"), and
  * is tried again on the next call. */
 int duet__cl_program_get(duet_ctx *ctx, duet__cl_device *dev, unsigned nsrc,
                          const char *const *srcs, const char *options, const char *what,

@@ -22,7 +22,7 @@
  * BM * BK / 4, BN * BK / 4 is a multiple of it.
  * Blocks:
  *   fast: 1D, FAST_NT = 32 * (BM / WM) * (BN / WN) threads, grid (ceil(n / BN), min(ceil(m /
- *     BM), 65535), splits); grid dimension 2 > 1 is split-K (see duet_sgemm_fast). CUDA asks
+ *     BM), 65535), splits); grid dimension 2 > 1 is split-K (see FAST_KERNEL). CUDA asks
  *     the compiler for FAST_MIN_BLOCKS resident blocks per SM (a register cap).
  *   fast stream-K: the same block over a 1D grid (see fast_stream_k).
  *   splitk_reduce: TRANSPOSE_TILE x TRANSPOSE_ROWS.
@@ -595,35 +595,34 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  *   rounded up to a multiple of BK, and writes acc to c + z * m * ldc (a workspace; alpha and
  *   beta are ignored and C not read); then duet_sgemm_splitk_reduce adds the slices into C with
  *   alpha and beta.
- * The transposes decide which loader runs (memory along k or along m/n): one copy of the body per
- * combination, so the inner loops carry no branch on them. */
-#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast)
-DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void duet_sgemm_fast(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-    DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,
-    DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,
-    DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,
-    idx_t n_read DUET_SHARED_PARAM(float, smem)) {
-  DUET_SHARED_BIND(float, smem);
-  a += a_off;
-  b += b_off;
-  c += c_off;
-#define TILES(KA, KB) \
-  fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem)
-  if (!ta) {
-    if (!tb)
-      TILES(true, false);
-    else
-      TILES(true, true);
-  } else {
-    if (!tb)
-      TILES(false, false);
-    else
-      TILES(false, true);
+ * The transposes decide which loader runs (memory along k or along m/n): one kernel per
+ * combination, named for it (ta and tb, passed so that every fast kernel takes one argument list,
+ * must be the name's), so that the inner loops carry no branch on them and a cold build compiles
+ * the one body a call needs, not four (NVIDIA's OpenCL runs ptxas over each). */
+#define FAST_KERNEL(NAME, KA, KB)                                                            \
+  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                       \
+      int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,                                \
+      DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,                      \
+      DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,          \
+      DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,              \
+      idx_t n_read DUET_SHARED_PARAM(float, smem)) {                                         \
+    DUET_SHARED_BIND(float, smem);                                                           \
+    fast_tiles(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, \
+               m_read, n_read, smem);                                                        \
   }
-#undef TILES
-}
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_nn)
+FAST_KERNEL(duet_sgemm_fast_nn, true, false)
 #endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_nt)
+FAST_KERNEL(duet_sgemm_fast_nt, true, true)
+#endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_tn)
+FAST_KERNEL(duet_sgemm_fast_tn, false, false)
+#endif
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_tt)
+FAST_KERNEL(duet_sgemm_fast_tt, false, true)
+#endif
+#undef FAST_KERNEL
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units` blocks
  * share the last tiles' k iterations (fast_stream_k; `work` their partial products, `flags`

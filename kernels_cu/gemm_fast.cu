@@ -49,7 +49,10 @@ namespace set2 {
 
 #define FAST_PREFIX GEMM_FAST_SMALL_
 #define DUET_KERNEL_ONLY
-#define DUET_WANT_duet_sgemm_fast
+#define DUET_WANT_duet_sgemm_fast_nn
+#define DUET_WANT_duet_sgemm_fast_nt
+#define DUET_WANT_duet_sgemm_fast_tn
+#define DUET_WANT_duet_sgemm_fast_tt
 #define DUET_SET 0
 namespace set0_small {
 #include "gemm_fast.cl"
@@ -65,7 +68,10 @@ namespace set2_small {
 #include "gemm_fast.cl"
 }
 #undef DUET_SET
-#undef DUET_WANT_duet_sgemm_fast
+#undef DUET_WANT_duet_sgemm_fast_nn
+#undef DUET_WANT_duet_sgemm_fast_nt
+#undef DUET_WANT_duet_sgemm_fast_tn
+#undef DUET_WANT_duet_sgemm_fast_tt
 #undef DUET_KERNEL_ONLY
 #undef FAST_PREFIX
 
@@ -74,25 +80,26 @@ namespace set2_small {
 #define FAST_THREADS(S, P) (32u * (TUN(S, P##BM) / TUN(S, P##WM)) * (TUN(S, P##BN) / TUN(S, P##WN)))
 #define FAST_SMEM(S, P) \
   ((size_t)2 * TUN(S, P##BK) * (TUN(S, P##BM) + TUN(S, P##BN) + 8) * sizeof(float) + 16)
-#define FAST_ROW(S, NS, P) \
-  {"duet_sgemm_fast", S, (const void *)NS::duet_sgemm_fast, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
-#define BIG_ROWS(S, ...)                                                            \
-  FAST_ROW(S, set##S, GEMM_FAST_){                                                  \
-      "duet_sgemm_fast_sk_nn",     S, (const void *)set##S::duet_sgemm_fast_sk_nn,  \
-      FAST_THREADS(S, GEMM_FAST_), 1, FAST_SMEM(S, GEMM_FAST_)},                    \
-      {"duet_sgemm_fast_sk_nt",     S, (const void *)set##S::duet_sgemm_fast_sk_nt, \
-       FAST_THREADS(S, GEMM_FAST_), 1, FAST_SMEM(S, GEMM_FAST_)},                   \
-      {"duet_sgemm_fast_sk_tn",     S, (const void *)set##S::duet_sgemm_fast_sk_tn, \
-       FAST_THREADS(S, GEMM_FAST_), 1, FAST_SMEM(S, GEMM_FAST_)},                   \
-      {"duet_sgemm_fast_sk_tt",     S, (const void *)set##S::duet_sgemm_fast_sk_tt, \
-       FAST_THREADS(S, GEMM_FAST_), 1, FAST_SMEM(S, GEMM_FAST_)},                   \
-      {"duet_sgemm_splitk_reduce",                                                  \
-       S,                                                                           \
-       (const void *)set##S::duet_sgemm_splitk_reduce,                              \
-       tile_rows_cfg<S>::bx,                                                        \
-       tile_rows_cfg<S>::by,                                                        \
-       0},
-#define SMALL_ROWS(S, ...) FAST_ROW(S, set##S##_small, GEMM_FAST_SMALL_)
+#define FAST_ROW(S, NS, P, NAME) \
+  {#NAME, S, (const void *)NS::NAME, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
+/* fast's four kernels, one per transpose combination, at one tile */
+#define FAST_ROWS(S, NS, P)                                                     \
+  FAST_ROW(S, NS, P, duet_sgemm_fast_nn)                                        \
+  FAST_ROW(S, NS, P, duet_sgemm_fast_nt) FAST_ROW(S, NS, P, duet_sgemm_fast_tn) \
+      FAST_ROW(S, NS, P, duet_sgemm_fast_tt)
+#define BIG_ROWS(S, ...)                                  \
+  FAST_ROWS(S, set##S, GEMM_FAST_)                        \
+  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_nn)  \
+  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_nt)  \
+  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_tn)  \
+  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_tt){ \
+      "duet_sgemm_splitk_reduce",                         \
+      S,                                                  \
+      (const void *)set##S::duet_sgemm_splitk_reduce,     \
+      tile_rows_cfg<S>::bx,                               \
+      tile_rows_cfg<S>::by,                               \
+      0},
+#define SMALL_ROWS(S, ...) FAST_ROWS(S, set##S##_small, GEMM_FAST_SMALL_)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};

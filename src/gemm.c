@@ -158,8 +158,9 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
   duet__shape tile; /* the small tile's for fast-small, else the big tile's */
-  duet__manifest[q->kernel == DUET__K_SGEMM_FAST_SMALL ? DUET__K_SGEMM_FAST_SMALL
-                                                       : DUET__K_SGEMM_FAST]
+  duet__manifest[q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, f->ta, f->tb)
+                     ? DUET__K_SGEMM_FAST_SMALL_NN
+                     : DUET__K_SGEMM_FAST_NN]
       .shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;

@@ -17,7 +17,7 @@ const duet__variant duet__gemm_variants[DUET__GEMM_VARIANTS] = {
     [DUET_GEMM_COALESCED] = {"coalesced", DUET__K_SGEMM_COALESCED},
     [DUET_GEMM_TILED] = {"tiled", DUET__K_SGEMM_TILED},
     [DUET_GEMM_REGISTER] = {"register", DUET__K_SGEMM_REGISTER},
-    [DUET_GEMM_FAST] = {"fast", DUET__K_SGEMM_FAST},
+    [DUET_GEMM_FAST] = {"fast", DUET__K_SGEMM_FAST_NN},
 };
 
 /* AUTO's order of preference. A single row of C has no reuse of B for a tile to exploit; the
@@ -78,10 +78,10 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const size_t u = units(x->caps), k = x->s->k;
   q->splits = 1;
   if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT)) {
-    q->kernel = DUET__K_SGEMM_FAST;
+    q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb);
     return;
   }
-  q->kernel = DUET__K_SGEMM_FAST_SMALL;
+  q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, x->s->ta, x->s->tb);
   const size_t small = tiles_over(fast_tile(tun, 1), q->rows, q->cols);
   const size_t slots = u * T(GEMM_FAST_SMALL_PER_CU);
   size_t s = small >= slots ? 1 : (slots + small / 2) / small;
@@ -147,11 +147,12 @@ static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
 static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   tile_piece(x, q);
-  q->sk_tiles = q->kernel == DUET__K_SGEMM_FAST ? stream_k_tiles(x, q->rows, q->cols) : 0;
+  q->sk_tiles = q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb)
+                    ? stream_k_tiles(x, q->rows, q->cols)
+                    : 0;
   skinny_piece(x, q);
   if (q->sk_tiles) {
-    /* one kernel per transpose combination, in the order nn, nt, tn, tt (src/manifest.h) */
-    q->kernel = DUET__K_SGEMM_FAST_SK_NN + 2 * !!x->s->ta + !!x->s->tb;
+    q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SK_NN, x->s->ta, x->s->tb);
     q->blocks = big_tiles(x, q->rows, q->cols) - q->sk_tiles + units(x->caps);
     /* a slot of partial products per unit and per shared tile; a flag per shared tile, then a
      * stamp per slot and work-item of the big kernel (each owns TM x TN of the tile) */

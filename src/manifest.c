@@ -189,13 +189,27 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                 SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled),
     [DUET__K_SGEMM_REGISTER] =
         ROW("duet_sgemm_register", GEMM, GEMM_SIG "s", REG_TUNABLES, shape_sgemm_register),
-    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c) */
-    [DUET__K_SGEMM_FAST] =
-        ROW("duet_sgemm_fast", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_SMALL] = ROW("duet_sgemm_fast", GEMM_FAST_SMALL, FAST_SIG,
-                                     FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
+    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c); one kernel per
+     * transpose combination, in the order nn, nt, tn, tt (duet__kernel_for_trans), at the big
+     * tile and at the small one */
+    [DUET__K_SGEMM_FAST_NN] =
+        ROW("duet_sgemm_fast_nn", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
+    [DUET__K_SGEMM_FAST_NT] =
+        ROW("duet_sgemm_fast_nt", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
+    [DUET__K_SGEMM_FAST_TN] =
+        ROW("duet_sgemm_fast_tn", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
+    [DUET__K_SGEMM_FAST_TT] =
+        ROW("duet_sgemm_fast_tt", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
+    [DUET__K_SGEMM_FAST_SMALL_NN] = ROW("duet_sgemm_fast_nn", GEMM_FAST_SMALL, FAST_SIG,
+                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
+    [DUET__K_SGEMM_FAST_SMALL_NT] = ROW("duet_sgemm_fast_nt", GEMM_FAST_SMALL, FAST_SIG,
+                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
+    [DUET__K_SGEMM_FAST_SMALL_TN] = ROW("duet_sgemm_fast_tn", GEMM_FAST_SMALL, FAST_SIG,
+                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
+    [DUET__K_SGEMM_FAST_SMALL_TT] = ROW("duet_sgemm_fast_tt", GEMM_FAST_SMALL, FAST_SIG,
+                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
     /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid); one
-     * kernel per transpose pair, in the order nn, nt, tn, tt (the plan counts on it) */
+     * kernel per transpose combination, in the same order */
     [DUET__K_SGEMM_FAST_SK_NN] = ROW("duet_sgemm_fast_sk_nn", GEMM_FAST, FAST_SK_SIG,
                                      FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
     [DUET__K_SGEMM_FAST_SK_NT] = ROW("duet_sgemm_fast_sk_nt", GEMM_FAST, FAST_SK_SIG,

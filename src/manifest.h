@@ -52,8 +52,14 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_COALESCED)        \
   X(SGEMM_TILED)            \
   X(SGEMM_REGISTER)         \
-  X(SGEMM_FAST)             \
-  X(SGEMM_FAST_SMALL)       \
+  X(SGEMM_FAST_NN)          \
+  X(SGEMM_FAST_NT)          \
+  X(SGEMM_FAST_TN)          \
+  X(SGEMM_FAST_TT)          \
+  X(SGEMM_FAST_SMALL_NN)    \
+  X(SGEMM_FAST_SMALL_NT)    \
+  X(SGEMM_FAST_SMALL_TN)    \
+  X(SGEMM_FAST_SMALL_TT)    \
   X(SGEMM_FAST_SK_NN)       \
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \
@@ -78,6 +84,13 @@ typedef enum {
 #undef DUET__KERNEL_ENUM
       DUET__K_COUNT
 } duet__kernel;
+
+/* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
+ * tn, tt from the four's first (SGEMM_FAST_NN, SGEMM_FAST_SMALL_NN, SGEMM_FAST_SK_NN): the
+ * kernel of the four that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
+static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
+  return (duet__kernel)(nn + 2 * !!ta + !!tb);
+}
 
 /* What one block of a kernel covers and needs, for given tunable values: it computes a
  * tile_x x tile_y piece of its output with block_x x block_y threads and shared_bytes of

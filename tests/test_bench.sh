@@ -358,7 +358,7 @@ if [ "${DUET_BENCH_INTERNALS:-0}" = 1 ]; then
   count_is "kernels: no kernel failed to load" 0 "$(grep -c 'not loaded' "$tmp/kernels.out")"
   expect "kernels: duet_copy and fast's kernel with their blocks" sh -c \
     "grep -Eq '^duet_copy +copy +[0-9]+x[0-9]+ ' '$tmp/kernels.out' &&
-     grep -Eq '^duet_sgemm_fast +gemm_fast +[0-9]+x[0-9]+ ' '$tmp/kernels.out'"
+     grep -Eq '^duet_sgemm_fast_nn +gemm_fast +[0-9]+x[0-9]+ ' '$tmp/kernels.out'"
 else
   count_is "kernels without --enable-bench-internals: exit status 2" 2 "$rc"
   expect "kernels says how to build it" grep -q 'configure --enable-bench-internals' "$tmp/kernels.err"

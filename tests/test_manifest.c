@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Kernels as data: every tuning set runs every kernel of the manifest correctly on every
- * backend, fast's plans steered onto each of theirs (big and small tile, split-K, skinny and
- * skinny-dot in both orientations, stream-K for each transpose pair); each backend refuses, at
+ * backend, fast's plans steered onto each of theirs (big and small tile and stream-K for each
+ * transpose pair, split-K, skinny and skinny-dot in both orientations); each backend refuses, at
  * load, a compiled kernel whose block or shared memory disagrees with the core's launch (CUDA
  * through its registry rows, OpenCL through reqd_work_group_size); DUET_TUNE retunes OpenCL; kernel
  * groups build on first use, one at a time, and a broken group fails only its own routines;
@@ -150,21 +150,16 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
-/* Every kernel of fast's plans: big and small tile, split-K, skinny and skinny-dot in both
- * orientations, and stream-K for each transpose pair (on sk, a context whose set plans it).
- * The calls are derived from the context's tiles and units, so that each reaches its kernel on
- * any device; duet_sgemm_plan says which one does. */
+/* Every kernel of fast's plans: big and small tile for each transpose pair, split-K, skinny and
+ * skinny-dot in both orientations, and stream-K for each transpose pair (on sk, a context whose set
+ * plans it). The calls are derived from the context's tiles and units, so that each reaches its
+ * kernel on any device; duet_sgemm_plan says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
   const size_t sbm = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BM");
   const size_t sbn = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BN");
   const size_t units = dev->info.compute_units ? dev->info.compute_units : 1;
-  /* whole waves of big tiles, and one small tile (the big tile's 75% of units needs two) */
-  const gemm_call big[] = {{DUET_NO_TRANS, DUET_NO_TRANS, units * bm - 1, bn - 3, 24, 1},
-                           {DUET_TRANS, DUET_NO_TRANS, 2 * units * bm - 1, bn - 3, 24, 1}};
-  const gemm_call small[] = {{DUET_NO_TRANS, DUET_TRANS, sbm - 1, sbn - 3, 24, 1},
-                             {DUET_NO_TRANS, DUET_TRANS, sbm / 2, sbn / 2, 24, 1}};
   const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
                              {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
   const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 1, 700, 301, 1},
@@ -173,21 +168,40 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   const gemm_call dot_cols[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 700, 2, 130, 1}};
   const gemm_call dot_rows[] = {{DUET_NO_TRANS, DUET_TRANS, 3, 700, 130, 1}};
   const target t[] = {
-      {"the big tile", {"duet_sgemm_fast [gemm_fast,", NULL}},
-      {"the small tile", {"duet_sgemm_fast [gemm_fast_small,", NULL}},
       {"split-K", {"duet_sgemm_splitk_reduce", NULL}},
       {"skinny on thin rows", {"duet_sgemm_skinny [", "thin rows"}},
       {"skinny on thin columns", {"duet_sgemm_skinny [", "thin columns"}},
       {"skinny-dot on thin rows", {"duet_sgemm_skinny_dot", "thin rows"}},
       {"skinny-dot on thin columns", {"duet_sgemm_skinny_dot", "thin columns"}},
   };
-  reach(dev, &t[0], big, sizeof big / sizeof big[0]);
-  reach(dev, &t[1], small, sizeof small / sizeof small[0]);
-  reach(dev, &t[2], split, sizeof split / sizeof split[0]);
-  reach(dev, &t[3], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
-  reach(dev, &t[4], skinny_cols, 1);
-  reach(dev, &t[5], dot_rows, 1);
-  reach(dev, &t[6], dot_cols, 1);
+  reach(dev, &t[0], split, sizeof split / sizeof split[0]);
+  reach(dev, &t[1], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
+  reach(dev, &t[2], skinny_cols, 1);
+  reach(dev, &t[3], dot_rows, 1);
+  reach(dev, &t[4], dot_cols, 1);
+  /* the big and the small tile's kernel of each transpose pair: whole waves of big tiles, and
+   * one small tile (the big tile's 75% of units needs two) */
+  static const char *const tile_names[2][4][2] = {
+      {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
+       {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
+       {"duet_sgemm_fast_tn", "duet_sgemm_fast_tn [gemm_fast,"},
+       {"duet_sgemm_fast_tt", "duet_sgemm_fast_tt [gemm_fast,"}},
+      {{"duet_sgemm_fast_nn of the small tile", "duet_sgemm_fast_nn [gemm_fast_small,"},
+       {"duet_sgemm_fast_nt of the small tile", "duet_sgemm_fast_nt [gemm_fast_small,"},
+       {"duet_sgemm_fast_tn of the small tile", "duet_sgemm_fast_tn [gemm_fast_small,"},
+       {"duet_sgemm_fast_tt of the small tile", "duet_sgemm_fast_tt [gemm_fast_small,"}}};
+  for (int tr = 0; tr < 4; tr++) {
+    const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const gemm_call big[] = {{ta, tb, units * bm - 1, bn - 3, 24, 1},
+                             {ta, tb, 2 * units * bm - 1, bn - 3, 24, 1}};
+    const gemm_call small[] = {{ta, tb, sbm - 1, sbn - 3, 24, 1},
+                               {ta, tb, sbm / 2, sbn / 2, 24, 1}};
+    const target big_t = {tile_names[0][tr][0], {tile_names[0][tr][1], NULL}};
+    const target small_t = {tile_names[1][tr][0], {tile_names[1][tr][1], NULL}};
+    reach(dev, &big_t, big, sizeof big / sizeof big[0]);
+    reach(dev, &small_t, small, sizeof small / sizeof small[0]);
+  }
   /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole
    * tiles under a wave or a wave with a quarter idle */
   static const char *const sk_names[4] = {"duet_sgemm_fast_sk_nn", "duet_sgemm_fast_sk_nt",

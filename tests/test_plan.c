@@ -180,7 +180,7 @@ static void check_plan(const device *d, const want_plan *w) {
   .runs = DUET_GEMM_FAST, .form = DUET__GEMM_FAST, .pack_a = (PA), .pack_b = (PB), \
   .npieces = (NP), .piece = {__VA_ARGS__}
 #define SIMPLE_PLAN(V, KID) .runs = DUET_GEMM_##V, .form = DUET__GEMM_SIMPLE, .kernel = K(KID)
-/* a piece of fast's big (FAST) or small (FAST_SMALL) tile, one slice */
+/* a piece of fast's big (FAST_NN..TT) or small (FAST_SMALL_NN..TT) tile, one slice */
 #define PIECE(R0, R, C0, C, KID) \
   { (R0), (R), (C0), (C), K(SGEMM_##KID), 1, 0, DUET__THIN_NONE, 0 }
 #define SPLIT_PIECE(R0, R, C0, C, KID, S) \
@@ -194,7 +194,13 @@ static void check_plan(const device *d, const want_plan *w) {
 static void h100(const device *d) {
   const want_plan w[] = {
       {"fast's big tile: 512 tiles over 132 units in 4 waves, 3% idle",
-       CALL(FAST, NN, 4096, 4096, 4096), FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST))},
+       CALL(FAST, NN, 4096, 4096, 4096), FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_NN))},
+      {"fast's big tile, B transposed", CALL(FAST, NT, 4096, 4096, 4096),
+       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_NT))},
+      {"fast's big tile, A transposed", CALL(FAST, TN, 4096, 4096, 4096),
+       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_TN))},
+      {"fast's big tile, both transposed", CALL(FAST, TT, 4096, 4096, 4096),
+       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_TT))},
       {"stream-K: 128 whole tiles under one wave, all shared", CALL(FAST, NN, 2048, 2048, 2048),
        FAST_PLAN(0, 0, 1, SK_PIECE(0, 2048, 0, 2048, SGEMM_FAST_SK_NN, 128, 132))},
       {"stream-K: 288 tiles in 3 waves, 27% idle: the last 156", CALL(FAST, NT, 3072, 3072, 3072),
@@ -204,20 +210,26 @@ static void h100(const device *d) {
       {"stream-K, both transposed", CALL(FAST, TT, 2048, 2048, 2048),
        FAST_PLAN(0, 0, 1, SK_PIECE(0, 2048, 0, 2048, SGEMM_FAST_SK_TT, 128, 132))},
       {"no stream-K where ragged tiles set the time (n = 2000)", CALL(FAST, NN, 2000, 2000, 2000),
-       FAST_PLAN(0, 0, 1, PIECE(0, 2000, 0, 2000, FAST))},
+       FAST_PLAN(0, 0, 1, PIECE(0, 2000, 0, 2000, FAST_NN))},
       {"split-K: 64 small tiles, 4 slices of 256", CALL(FAST, NN, 1024, 1024, 1024),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL, 4))},
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))},
+      {"split-K, B transposed", CALL(FAST, NT, 1024, 1024, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NT, 4))},
+      {"split-K, A transposed", CALL(FAST, TN, 1024, 1024, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_TN, 4))},
+      {"split-K, both transposed", CALL(FAST, TT, 1024, 1024, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_TT, 4))},
       {"small tile without split-K: k too short to slice", CALL(FAST, NN, 1024, 1024, 256),
-       FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 1024, FAST_SMALL))},
+       FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 1024, FAST_SMALL_NN))},
       {"issue 22's 4097: A and B packed, the last row cut off as a skinny strip",
        CALL(AUTO, NN, 4097, 4097, 4097),
-       FAST_PLAN(1, 1, 2, PIECE(0, 4096, 0, 4097, FAST),
+       FAST_PLAN(1, 1, 2, PIECE(0, 4096, 0, 4097, FAST_NN),
                  THIN_PIECE(4096, 1, 0, 4097, SGEMM_SKINNY, 32, ROWS, 17))},
       {"issue 22's 4095: packed, no strip (the last tiles are more than half full)",
-       CALL(AUTO, NN, 4095, 4095, 4095), FAST_PLAN(1, 1, 1, PIECE(0, 4095, 0, 4095, FAST))},
+       CALL(AUTO, NN, 4095, 4095, 4095), FAST_PLAN(1, 1, 1, PIECE(0, 4095, 0, 4095, FAST_NN))},
       {"the last column cut off (544 tiles in 5 waves, 528 in 4): skinny-dot on thin columns",
        CALL(FAST, NN, 4096, 4225, 4096), .ldb = 4228,
-       FAST_PLAN(0, 0, 2, PIECE(0, 4096, 0, 4224, FAST),
+       FAST_PLAN(0, 0, 2, PIECE(0, 4096, 0, 4224, FAST_NN),
                  THIN_PIECE(0, 4096, 4224, 1, SGEMM_SKINNY_DOT, 2, COLS, 512))},
       {"skinny, thin rows (1 x n, B read along the row)", CALL(FAST, NN, 1, 4096, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMM_SKINNY, 33, ROWS, 16))},
@@ -230,7 +242,7 @@ static void h100(const device *d) {
       {"skinny-dot, thin rows (B^T)", CALL(FAST, NT, 4, 4096, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4, 0, 4096, SGEMM_SKINNY_DOT, 2, ROWS, 512))},
       {"five rows are no strip: the small tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_SMALL, 8))},
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_SMALL_NN, 8))},
       {"AUTO, one row of C: coalesced", CALL(AUTO, NN, 1, 4096, 4096),
        SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
       {"register", CALL(REGISTER, NN, 512, 512, 512), SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)},
@@ -245,11 +257,11 @@ static void h100(const device *d) {
 static void pocl(const device *d) {
   const want_plan w[] = {
       {"fast's big tile", CALL(AUTO, NN, 128, 128, 128),
-       FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST))},
+       FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST_NN))},
       {"one tile for two units: the small tile, k too short to split", CALL(FAST, NN, 64, 64, 64),
-       FAST_PLAN(0, 0, 1, PIECE(0, 64, 0, 64, FAST_SMALL))},
+       FAST_PLAN(0, 0, 1, PIECE(0, 64, 0, 64, FAST_SMALL_NN))},
       {"split-K (test_manifest's shape)", CALL(FAST, NT, 40, 50, 1030),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 40, 0, 50, SGEMM_FAST_SMALL, 2))},
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 40, 0, 50, SGEMM_FAST_SMALL_NT, 2))},
       {"skinny, thin rows", CALL(AUTO, NN, 3, 700, 301),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 3, 0, 700, SGEMM_SKINNY, 3, ROWS, 3))},
       {"skinny-dot on thin columns, the last 9 rows cut off as a strip",
@@ -257,7 +269,7 @@ static void pocl(const device *d) {
        FAST_PLAN(0, 0, 2, THIN_PIECE(0, 512, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 64),
                  THIN_PIECE(512, 9, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 2))},
       {"no pack for a short multiply at an unaligned ld", CALL(FAST, NN, 100, 100, 100), .lda = 101,
-       .ldb = 101, FAST_PLAN(0, 0, 1, PIECE(0, 100, 0, 100, FAST))},
+       .ldb = 101, FAST_PLAN(0, 0, 1, PIECE(0, 100, 0, 100, FAST_NN))},
       {"k == 0 scales C", CALL(AUTO, NN, 20, 30, 0), .runs = DUET_GEMM_AUTO,
        .form = DUET__GEMM_SCALE, .kernel = K(SCALE)},
   };
@@ -285,7 +297,7 @@ static void fallbacks(void) {
     duet_gemm_variant runs;
     duet__kernel kernel;
   } chain[] = {
-      {K(SGEMM_FAST), DUET_GEMM_TILED, K(SGEMM_TILED)},
+      {K(SGEMM_FAST_NN), DUET_GEMM_TILED, K(SGEMM_TILED)},
       {K(SGEMM_TILED), DUET_GEMM_REGISTER, K(SGEMM_REGISTER)},
       {K(SGEMM_REGISTER), DUET_GEMM_COALESCED, K(SGEMM_COALESCED)},
       {K(SGEMM_COALESCED), DUET_GEMM_NAIVE, K(SGEMM_NAIVE)},
@@ -303,11 +315,11 @@ static void fallbacks(void) {
   d.caps.unusable |= 1ull << K(SGEMM_NAIVE);
   const want_plan none = {
       "nothing loads: fast's plan, DUET_EUNSUPPORTED", CALL(AUTO, NN, 128, 128, 128),
-      FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST)), .status = DUET_EUNSUPPORTED};
+      FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST_NN)), .status = DUET_EUNSUPPORTED};
   check_plan(&d, &none);
   /* a kernel's own limit, learned when it loaded: tiled's build takes 128 work-items */
   d = dev("PoCL whose tiled build takes 128", DUET__SET_CPU, 2, 4096, 1024 * KIB);
-  d.caps.unusable = 1ull << K(SGEMM_FAST);
+  d.caps.unusable = 1ull << K(SGEMM_FAST_NN);
   d.caps.kernel_threads[K(SGEMM_TILED)] = 128;
   const want_plan own = {"tiled's own limit: register", CALL(AUTO, NN, 128, 128, 128),
                          SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)};
@@ -316,7 +328,7 @@ static void fallbacks(void) {
   d = dev("an H100-set device of 128 work-items", DUET__SET_NVIDIA_SM80, 132, 128, 48 * KIB);
   const want_plan small[] = {
       {"no variant fits: fast's plan, DUET_EUNSUPPORTED", CALL(AUTO, NN, 4096, 4096, 4096),
-       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST)), .status = DUET_EUNSUPPORTED},
+       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_NN)), .status = DUET_EUNSUPPORTED},
       /* an explicit variant is never replaced: its launch says why */
       {"tiled asked for: tiled", CALL(TILED, NN, 64, 64, 64), SIMPLE_PLAN(TILED, SGEMM_TILED)},
   };
@@ -327,7 +339,7 @@ static void fallbacks(void) {
 static void generic(const device *d) {
   const want_plan w[] = {
       {"fast's big tile: 320 tiles, 4 whole waves", CALL(AUTO, NN, 2048, 2560, 2048),
-       FAST_PLAN(0, 0, 1, PIECE(0, 2048, 0, 2560, FAST))},
+       FAST_PLAN(0, 0, 1, PIECE(0, 2048, 0, 2560, FAST_NN))},
       {"stream-K: 144 tiles in 2 waves, 10% idle: the last 144 % 80 + 80",
        CALL(AUTO, NN, 1536, 1536, 1536),
        FAST_PLAN(0, 0, 1, SK_PIECE(0, 1536, 0, 1536, SGEMM_FAST_SK_NN, 144, 80))},
@@ -335,9 +347,37 @@ static void generic(const device *d) {
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
 }
 
+/* fast's kernels per transpose combination: each four in the order nn, nt, tn, tt that
+ * duet__kernel_for_trans counts on, one group and one shape a four. */
+static void check_fours(void) {
+  static const duet__kernel first[] = {K(SGEMM_FAST_NN), K(SGEMM_FAST_SMALL_NN),
+                                       K(SGEMM_FAST_SK_NN)};
+  static const char *const tail[4] = {"_nn", "_nt", "_tn", "_tt"};
+  for (size_t f = 0; f < sizeof first / sizeof first[0]; f++) {
+    harness_case c;
+    harness_case_begin(&c, NULL, "the four kernels of %s", kname(first[f]));
+    for (int ta = 0; ta < 2; ta++)
+      for (int tb = 0; tb < 2; tb++) {
+        const duet__kernel k = duet__kernel_for_trans(first[f], ta, tb);
+        const char *name = duet__manifest[k].name;
+        const size_t len = strlen(name);
+        harness_expect(&c, len > 3 && !strcmp(name + len - 3, tail[2 * ta + tb]), "ta %d tb %d: %s",
+                       ta, tb, kname(k));
+        harness_expect(&c,
+                       duet__manifest[k].group == duet__manifest[first[f]].group &&
+                           duet__manifest[k].shape == duet__manifest[first[f]].shape &&
+                           !strcmp(duet__manifest[k].sig, duet__manifest[first[f]].sig),
+                       "ta %d tb %d: %s's group, shape or signature is not %s's", ta, tb, kname(k),
+                       kname(first[f]));
+      }
+    harness_case_end(&c);
+  }
+}
+
 int main(void) {
   harness_init("test_plan");
   load_sets();
+  check_fours();
   h100(&(device){"H100 CUDA",
                  DUET__SET_NVIDIA_SM80,
                  {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}});
