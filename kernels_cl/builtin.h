@@ -75,6 +75,25 @@
  * array of negative size names the condition in the compiler's error. */
 #define STATIC_CHECK(cond, name) typedef char static_check_##name[(cond) ? 1 : -1]
 
+/* fast's argument list, which every GEMM kernel written once takes (fast, stream-K, skinny,
+ * skinny-dot; a kernel that needs more appends them), so that a plan can hand a piece of C to
+ * any of them: the transposes, the shape, alpha, each matrix with its offset in floats into its
+ * buffer (a piece of C, as the core's strip plans take; OpenCL 1.2 cannot offset a buffer on the
+ * host without sub-buffer alignment rules) and its ld, beta, and m_read >= m rows of op(A) and
+ * n_read >= n columns of op(B) that may be read. FAST_SIG in src/manifest.c spells it for the
+ * core. FAST_APPLY_OFFSETS() moves each matrix to its offset, first thing in the kernel. */
+#define FAST_PARAMS                                                                 \
+  int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,                           \
+      DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,             \
+      DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta, \
+      DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read
+#define FAST_APPLY_OFFSETS() \
+  do {                       \
+    a += a_off;              \
+    b += b_off;              \
+    c += c_off;              \
+  } while (0)
+
 /* Split-K, where the grid has slices along dimension 2: slice z takes k in [beg, end) =
  * [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / slices) rounded up to a multiple of `step`, and
  * writes its partial product into its own m x ldc slab of the workspace, so *c moves there,

@@ -586,10 +586,9 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
   }
 }
 
-/* fast: C = alpha * op(A) * op(B) + beta * C, on the matrices that start a_off, b_off and c_off
- * floats into their buffers (a piece of C, as the core's strip plans take; OpenCL 1.2 cannot
- * offset a buffer on the host without sub-buffer alignment rules), reading up to m_read >= m rows
- * of op(A) and n_read >= n columns of op(B) (mac_tile).
+/* fast: C = alpha * op(A) * op(B) + beta * C, with FAST_PARAMS (kernels_cl/builtin.h): on the
+ * matrices at their offsets, reading up to m_read >= m rows of op(A) and n_read >= n columns of
+ * op(B) (mac_tile).
  * Grid dimension 2 of 1: BLAS semantics, beta == 0 never reads C.
  * More (split-K): slice z takes k in [z * kc, min(k, (z + 1) * kc)), kc = ceil(k / splits)
  *   rounded up to a multiple of BK, and writes acc to c + z * m * ldc (a workspace; alpha and
@@ -599,16 +598,12 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  * combination, named for it (ta and tb, passed so that every fast kernel takes one argument list,
  * must be the name's), so that the inner loops carry no branch on them and a cold build compiles
  * the one body a call needs, not four (NVIDIA's OpenCL runs ptxas over each). */
-#define FAST_KERNEL(NAME, KA, KB)                                                            \
-  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                       \
-      int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,                                \
-      DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,                      \
-      DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,          \
-      DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,              \
-      idx_t n_read DUET_SHARED_PARAM(float, smem)) {                                         \
-    DUET_SHARED_BIND(float, smem);                                                           \
-    fast_tiles(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, \
-               m_read, n_read, smem);                                                        \
+#define FAST_KERNEL(NAME, KA, KB)                                                           \
+  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                      \
+      FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {                                         \
+    DUET_SHARED_BIND(float, smem);                                                          \
+    FAST_APPLY_OFFSETS();                                                                   \
+    fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem); \
   }
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_nn)
 FAST_KERNEL(duet_sgemm_fast_nn, true, false)
@@ -631,19 +626,16 @@ FAST_KERNEL(duet_sgemm_fast_tt, false, true)
  * transpose combination, named for it (ta and tb, passed so that every fast kernel takes one
  * argument list, must be the name's): in one function for all four, CUDA's stream-K kernel ran
  * 5% slower at 2048 on the H100 (same k loop in the SASS, more spilled registers around it). */
-#define FAST_SK_KERNEL(NAME, KA, KB)                                                            \
-  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                          \
-      int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,                                   \
-      DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,                         \
-      DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,             \
-      DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read, idx_t n_read,   \
-      idx_t units_epoch, DUET_GLOBAL float *work,                                               \
-      DUET_GLOBAL int *flags DUET_SHARED_PARAM(float, smem)) {                                  \
-    DUET_SHARED_BIND(float, smem);                                                              \
-    DUET_SHARED int ticket;                                                                     \
-    fast_stream_k(KA, KB, m, n, k, alpha, a + a_off, lda, b + b_off, ldb, beta, c + c_off, ldc, \
-                  m_read, n_read, smem, (unsigned)(units_epoch & 0xffffffff),                   \
-                  (int)(units_epoch >> 32), work, flags, &ticket);                              \
+#define FAST_SK_KERNEL(NAME, KA, KB)                                                           \
+  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                         \
+      FAST_PARAMS, idx_t units_epoch, DUET_GLOBAL float *work,                                 \
+      DUET_GLOBAL int *flags DUET_SHARED_PARAM(float, smem)) {                                 \
+    DUET_SHARED_BIND(float, smem);                                                             \
+    DUET_SHARED int ticket;                                                                    \
+    FAST_APPLY_OFFSETS();                                                                      \
+    fast_stream_k(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem,  \
+                  (unsigned)(units_epoch & 0xffffffff), (int)(units_epoch >> 32), work, flags, \
+                  &ticket);                                                                    \
   }
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_sk_nn)
 FAST_SK_KERNEL(duet_sgemm_fast_sk_nn, true, false)

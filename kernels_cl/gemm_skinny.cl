@@ -27,8 +27,8 @@
  * SKINNY_KG partial sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats).
  * 1D grid of ceil(L / 256) blocks; grid dimension 2 is split-K slices (splitk_slice in
  * kernels_cl/builtin.h, slices of any length). Any m, n, k, ld.
- * fast's argument list, so that a strip's plan can take it in place of the small tile; m_read
- * and n_read are not needed (it reads inside m x k and k x n only). */
+ * fast's argument list (FAST_PARAMS), so that a strip's plan can take it in place of the small
+ * tile; m_read and n_read are not needed (it reads inside m x k and k x n only). */
 #define SKINNY_LX 64
 #define SKINNY_LT (4 * SKINNY_LX)
 #define SKINNY_KG 4
@@ -82,16 +82,10 @@ INLINE_FN void skinny_mac(DUET_GLOBAL const float *DUET_RESTRICT u, idx_t us, id
 }
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny)
-DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) void duet_sgemm_skinny(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-    DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,
-    DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,
-    DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,
-    idx_t n_read DUET_SHARED_PARAM(float, smem)) {
+DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* fast's arguments, then the shared memory */
+    void duet_sgemm_skinny(FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {
   DUET_SHARED_BIND(float, smem);
-  a += a_off;
-  b += b_off;
-  c += c_off;
+  FAST_APPLY_OFFSETS();
   const strip_view w = strip_of(!tb && m <= GEMM_SKINNY_S, ta, tb, m, n, a, lda, b, ldb, ldc);
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   DUET_GLOBAL const float *DUET_RESTRICT v = w.v;
@@ -150,16 +144,10 @@ DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) void duet_sgemm_skinny(
 #define DOT_KC 512
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny_dot)
-DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) void duet_sgemm_skinny_dot(
-    int ta, int tb, idx_t m, idx_t n, idx_t k, float alpha,
-    DUET_GLOBAL const float *DUET_RESTRICT a, idx_t a_off, idx_t lda,
-    DUET_GLOBAL const float *DUET_RESTRICT b, idx_t b_off, idx_t ldb, float beta,
-    DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc, idx_t m_read,
-    idx_t n_read DUET_SHARED_PARAM(float, smem)) {
+DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) /* fast's arguments, then the shared memory */
+    void duet_sgemm_skinny_dot(FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {
   DUET_SHARED_BIND(float, smem);
-  a += a_off;
-  b += b_off;
-  c += c_off;
+  FAST_APPLY_OFFSETS();
   /* thin columns where A is read along its rows, else thin rows (B^T) */
   const strip_view w = strip_of(!(!ta && n <= GEMM_SKINNY_S), ta, tb, m, n, a, lda, b, ldb, ldc);
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
