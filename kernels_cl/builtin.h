@@ -8,9 +8,10 @@
  *     group's file (backends/opencl.c), each kernel compiled alone (-DDUET_KERNEL_ONLY
  *     -DDUET_WANT_<name>) with the tuning set's values as -D options (src/tuning.c).
  *   CUDA: kernels_cu/<group>.cu includes kernels_cu/common.cuh, this file, and then the group's
- *     file once per tuning set, inside namespace set<S>, with each tunable the file uses defined
- *     as that set's compile-time constant (TUN(DUET_SET, NAME)); nvcc compiles them ahead of
- *     time, and kernels_cu/registry.h's table finds them by name and set.
+ *     file once per tuning set through kernels_cu/per_set.inc, inside namespace set<S>, with each
+ *     tunable the file uses defined as that set's compile-time constant (TUN(DUET_SET, NAME));
+ *     nvcc compiles them ahead of time, and kernels_cu/registry.h's table finds them by name and
+ *     set.
  * Either way a tunable is a compile-time constant, so loops over it unroll and arrays sized by
  * it live in registers, as in the hand-kept twins these files replaced. Helpers the course
  * kernels also use (store_c, band_tile, row_of_op, ...) stay in kernels_cl/common.cl and

@@ -28,52 +28,40 @@
 
 /* Each set: namespace set<S>, every kernel at the big tile; set<S>_small, fast alone at the
  * small tile (as the gemm_fast_small group's OpenCL program builds it). */
-static_assert(DUET__SET_COUNT == 3, "two namespaces below per tuning set");
+static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and tile");
+#define PER_SET_SOURCE "gemm_fast.cl"
 #define FAST_PREFIX GEMM_FAST_
+#define PER_SET_SUFFIX
 #define DUET_SET 0
-namespace set0 {
-#include "gemm_fast.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #define DUET_SET 1
-namespace set1 {
-#include "gemm_fast.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #define DUET_SET 2
-namespace set2 {
-#include "gemm_fast.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
+#undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 
 #define FAST_PREFIX GEMM_FAST_SMALL_
+#define PER_SET_SUFFIX _small
 #define DUET_KERNEL_ONLY
 #define DUET_WANT_duet_sgemm_fast_nn
 #define DUET_WANT_duet_sgemm_fast_nt
 #define DUET_WANT_duet_sgemm_fast_tn
 #define DUET_WANT_duet_sgemm_fast_tt
 #define DUET_SET 0
-namespace set0_small {
-#include "gemm_fast.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #define DUET_SET 1
-namespace set1_small {
-#include "gemm_fast.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #define DUET_SET 2
-namespace set2_small {
-#include "gemm_fast.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #undef DUET_WANT_duet_sgemm_fast_nn
 #undef DUET_WANT_duet_sgemm_fast_nt
 #undef DUET_WANT_duet_sgemm_fast_tn
 #undef DUET_WANT_duet_sgemm_fast_tt
 #undef DUET_KERNEL_ONLY
+#undef PER_SET_SUFFIX
 #undef FAST_PREFIX
+#undef PER_SET_SOURCE
 
 /* What each instantiation assumes, for the backend to check the manifest's launches against:
  * fast's block of 32 * (BM / WM) * (BN / WN) threads and its two padded buffers plus 16 bytes. */
@@ -83,10 +71,10 @@ namespace set2_small {
 #define FAST_ROW(S, NS, P, NAME) \
   {#NAME, S, (const void *)NS::NAME, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
 /* fast's four kernels, one per transpose combination, at one tile */
-#define FAST_ROWS(S, NS, P)                                                     \
-  FAST_ROW(S, NS, P, duet_sgemm_fast_nn)                                        \
-  FAST_ROW(S, NS, P, duet_sgemm_fast_nt) FAST_ROW(S, NS, P, duet_sgemm_fast_tn) \
-      FAST_ROW(S, NS, P, duet_sgemm_fast_tt)
+#define FAST_ROWS(S, NS, P)              \
+  FAST_ROW(S, NS, P, duet_sgemm_fast_nn) \
+  FAST_ROW(S, NS, P, duet_sgemm_fast_nt) \
+  FAST_ROW(S, NS, P, duet_sgemm_fast_tn) FAST_ROW(S, NS, P, duet_sgemm_fast_tt)
 #define BIG_ROWS(S, ...)                                  \
   FAST_ROWS(S, set##S, GEMM_FAST_)                        \
   FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_nn)  \

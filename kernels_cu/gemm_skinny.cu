@@ -11,22 +11,17 @@
 /* The tunables the source reads, as the set DUET_SET's compile-time constants. */
 #define GEMM_SKINNY_S TUN_CONST(DUET_SET, GEMM_SKINNY_S)
 
-static_assert(DUET__SET_COUNT == 3, "a namespace below per tuning set");
+static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set");
+#define PER_SET_SOURCE "gemm_skinny.cl"
+#define PER_SET_SUFFIX
 #define DUET_SET 0
-namespace set0 {
-#include "gemm_skinny.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #define DUET_SET 1
-namespace set1 {
-#include "gemm_skinny.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
 #define DUET_SET 2
-namespace set2 {
-#include "gemm_skinny.cl"
-}
-#undef DUET_SET
+#include "per_set.inc"
+#undef PER_SET_SUFFIX
+#undef PER_SET_SOURCE
 
 /* What each instantiation assumes, for the backend to check the manifest's launches against. */
 #define SKINNY_ROW(S, ...)                  \
