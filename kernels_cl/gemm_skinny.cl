@@ -16,19 +16,19 @@
 #error "GEMM_SKINNY_S comes from the tuning set: -D on OpenCL, kernels_cu/gemm_skinny.cu on CUDA"
 #endif
 
-/* The thin side of a strip is S <= GEMM_SKINNY_S rows (m <= GEMM_SKINNY_S and !tb: C's rows are
- * a few rows of op(A) times B, read along n) or else columns (n <= GEMM_SKINNY_S and ta: op(A) is
- * A^T, read along m); call the long side L (n, or m) and the operand read along it v:
- * C(s, l) = sum_p u(s, p) v(p, l), u the thin operand. A strip is a matrix-vector product, bound
- * by reading v once; the tiled kernels reload the thin operand through shared memory for every
- * BK step and keep few loads in flight (the H100: 1 x 4097 x 4097 at a third of cuBLAS's speed).
- * Block: 64 x SKINNY_KG threads over 256 outputs along L, each thread 4 of them (a float4 of v
- * where ld and alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the
- * SKINNY_KG partial sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S * 256 floats).
- * 1D grid of ceil(L / 256) blocks; grid dimension 2 is split-K slices (splitk_slice in
- * kernels_cl/builtin.h, slices of any length). Any m, n, k, ld.
- * fast's argument list (FAST_PARAMS), so that a strip's plan can take it in place of the small
- * tile; m_read and n_read are not needed (it reads inside m x k and k x n only). */
+/* The thin side of a strip is S <= GEMM_SKINNY_S rows (thin_rows, which the plan sets where
+ * m <= GEMM_SKINNY_S and !tb: C's rows are a few rows of op(A) times B, read along n) or else
+ * columns (n <= GEMM_SKINNY_S and ta: op(A) is A^T, read along m); call the long side L (n, or m)
+ * and the operand read along it v: C(s, l) = sum_p u(s, p) v(p, l), u the thin operand. A strip is
+ * a matrix-vector product, bound by reading v once; the tiled kernels reload the thin operand
+ * through shared memory for every BK step and keep few loads in flight (the H100: 1 x 4097 x 4097
+ * at a third of cuBLAS's speed). Block: 64 x SKINNY_KG threads over 256 outputs along L, each
+ * thread 4 of them (a float4 of v where ld and alignment allow) for every thin row, and k index ty,
+ * ty + SKINNY_KG, ...; the SKINNY_KG partial sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S
+ * * 256 floats). 1D grid of ceil(L / 256) blocks; grid dimension 2 is split-K slices (splitk_slice
+ * in kernels_cl/builtin.h, slices of any length). Any m, n, k, ld. fast's argument list
+ * (FAST_PARAMS), so that a strip's plan can take it in place of the small tile, then the plan's
+ * orientation; m_read and n_read are not needed (it reads inside m x k and k x n only). */
 #define SKINNY_LX 64
 #define SKINNY_LT (4 * SKINNY_LX)
 #define SKINNY_KG 4
@@ -82,11 +82,11 @@ INLINE_FN void skinny_mac(DUET_GLOBAL const float *DUET_RESTRICT u, idx_t us, id
 }
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny)
-DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* fast's arguments, then the shared memory */
-    void duet_sgemm_skinny(FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {
+DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* thin_rows: the plan's orientation */
+    void duet_sgemm_skinny(FAST_PARAMS, int thin_rows DUET_SHARED_PARAM(float, smem)) {
   DUET_SHARED_BIND(float, smem);
   FAST_APPLY_OFFSETS();
-  const strip_view w = strip_of(!tb && m <= GEMM_SKINNY_S, ta, tb, m, n, a, lda, b, ldb, ldc);
+  const strip_view w = strip_of(thin_rows, ta, tb, m, n, a, lda, b, ldb, ldc);
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   DUET_GLOBAL const float *DUET_RESTRICT v = w.v;
   DUET_GLOBAL const float *DUET_RESTRICT u = w.u;
@@ -138,18 +138,18 @@ DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* fast's arguments, then the sha
  * DOT_KC-wide chunk waits in shared memory for all of them; the lanes' partial sums meet in the
  * same shared memory at the end (GEMM_SKINNY_S * DOT_KC floats, >= DOT_RY * GEMM_SKINNY_S *
  * DOT_LX). 1D grid of ceil(L / DOT_RY) blocks; grid dimension 2 is split-K slices
- * (splitk_slice, whole float4s). */
+ * (splitk_slice, whole float4s). skinny's arguments: thin_rows, the plan's orientation, is 0
+ * for thin columns with A not transposed, 1 for thin rows with B transposed. */
 #define DOT_LX 32
 #define DOT_RY 8
 #define DOT_KC 512
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny_dot)
-DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) /* fast's arguments, then the shared memory */
-    void duet_sgemm_skinny_dot(FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {
+DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) /* thin_rows: the plan's orientation */
+    void duet_sgemm_skinny_dot(FAST_PARAMS, int thin_rows DUET_SHARED_PARAM(float, smem)) {
   DUET_SHARED_BIND(float, smem);
   FAST_APPLY_OFFSETS();
-  /* thin columns where A is read along its rows, else thin rows (B^T) */
-  const strip_view w = strip_of(!(!ta && n <= GEMM_SKINNY_S), ta, tb, m, n, a, lda, b, ldb, ldc);
+  const strip_view w = strip_of(thin_rows, ta, tb, m, n, a, lda, b, ldb, ldc);
   const idx_t S = w.S, L = w.L, ldv = w.ldv, us = w.us, up = w.up, cs = w.cs, cl = w.cl;
   DUET_GLOBAL const float *DUET_RESTRICT v = w.v;
   DUET_GLOBAL const float *DUET_RESTRICT u = w.u;

@@ -188,6 +188,8 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
     args[nargs++] = duet__arg_i64(plan->units | (size_t)s->epoch << 32); /* units_epoch */
     args[nargs++] = work;
     args[nargs++] = duet__arg_scratch(s->flags);
+  } else if (q->thin) {
+    args[nargs++] = duet__arg_i32(q->thin == DUET__THIN_ROWS); /* skinny's thin_rows */
   }
   add_step(p, q->kernel, q->rows, q->cols, q->splits, q->blocks, args, nargs);
   if (!split) return;

@@ -114,8 +114,8 @@ static size_t stream_k_tiles(const inputs *x, size_t rows, size_t cols) {
  * with such a strip. Its grid: one block per tile_x outputs along the strip, split along k until
  * the blocks give each compute unit about four, with at least 64 of k per slice. Where the device
  * cannot take the kernel's block (128 work-items) or its group did not build, the piece keeps its
- * tile: slower, never refused. The skinny kernels derive the orientation again from ta, tb and the
- * piece's shape by the same rule (kernels_cu/gemm_skinny.cu, strip_of). */
+ * tile: slower, never refused. The kernels take the orientation as their thin_rows argument
+ * (kernels_cl/gemm_skinny.cl). */
 static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   const size_t thin = T(GEMM_SKINNY_S);

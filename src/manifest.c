@@ -140,12 +140,15 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
 /* Signatures (manifest.h: a letter per argument). */
 #define IN_OUT_SIG "llmlml" /* rows, cols, in, ld_in, out, ld_out: copy and the transposes */
 #define GEMM_SIG "gmmm"     /* the scalars (duet__gemm_scalars), a, b, c */
-/* fast: each matrix with its offset in floats, so that a plan can give it a piece of C */
-#define FAST_SIG                                                                       \
-  "iilllfmllmllfmlllls" /* ta, tb, m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, \
-                           c, c_off, ldc, m_read, n_read, scratch */
-/* fast over a stream-K grid: FAST_SIG's matrices, then units_epoch, work, flags (gemm.c) */
-#define FAST_SK_SIG "iilllfmllmllfmlllllmms"
+/* fast's arguments (FAST_PARAMS in kernels_cl/builtin.h): ta, tb, m, n, k, alpha, a, a_off, lda,
+ * b, b_off, ldb, beta, c, c_off, ldc, m_read, n_read, each matrix with its offset in floats so
+ * that a plan can give it a piece of C. fast takes them and the scratch; stream-K then
+ * units_epoch, work, flags (gemm.c) and the scratch; skinny and skinny-dot then thin_rows (the
+ * plan's orientation) and the scratch. */
+#define FAST_ARGS "iilllfmllmllfmllll"
+#define FAST_SIG FAST_ARGS "s"
+#define FAST_SK_SIG FAST_ARGS "lmms"
+#define SKINNY_SIG FAST_ARGS "is"
 
 /* The tunables each group is built with. */
 #define TRANSPOSE_TUNABLES (DUET__TBIT(TRANSPOSE_TILE) | DUET__TBIT(TRANSPOSE_ROWS))
@@ -221,10 +224,11 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     /* m, n, splits, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices + beta * C */
     [DUET__K_SGEMM_SPLITK_REDUCE] =
         ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "llimffmll", TRANSPOSE_TUNABLES, shape_copy),
-    /* fast's arguments (a strip's plan takes it in place of the small tile); grid z: split-K */
-    [DUET__K_SGEMM_SKINNY] = ROW("duet_sgemm_skinny", GEMM_SKINNY, FAST_SIG,
+    /* fast's arguments (a strip's plan takes it in place of the small tile) and the plan's
+     * orientation; grid z: split-K */
+    [DUET__K_SGEMM_SKINNY] = ROW("duet_sgemm_skinny", GEMM_SKINNY, SKINNY_SIG,
                                  DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny),
-    [DUET__K_SGEMM_SKINNY_DOT] = ROW("duet_sgemm_skinny_dot", GEMM_SKINNY, FAST_SIG,
+    [DUET__K_SGEMM_SKINNY_DOT] = ROW("duet_sgemm_skinny_dot", GEMM_SKINNY, SKINNY_SIG,
                                      DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny_dot),
     /* n, a, b, c */
     [DUET__K_VECTOR_ADD] =
