@@ -15,8 +15,8 @@
  *   GEMM_FAST_WM, GEMM_FAST_WN  tile of C per warp (32 threads)              (32, 64)
  *   GEMM_FAST_TM, GEMM_FAST_TN  outputs per thread, multiples of 4           (8, 8)
  *   GEMM_FAST_BAND              block order: band_order() of common.*, tile columns (16)
- *   TRANSPOSE_TILE, _ROWS       the split-K reduction's block (copy's block; the kernel itself
- *                               takes any 2D block and any grid)
+ *   GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS  the split-K reduction's block (the kernel
+ *                               itself takes any 2D block and any grid)
  * Assumed: TM, TN and BK multiples of 4; (WM/TM) * (WN/TN) = 32 (the layout is made for 32-wide
  * warps, and is correct on any device); BM/4, BN/4 and BK/4 divide the block size and each of
  * BM * BK / 4, BN * BK / 4 is a multiple of it.
@@ -25,7 +25,7 @@
  *     BM), 65535), splits); grid dimension 2 > 1 is split-K (see FAST_KERNEL). CUDA asks
  *     the compiler for FAST_MIN_BLOCKS resident blocks per SM (a register cap).
  *   fast stream-K: the same block over a 1D grid (see fast_stream_k).
- *   splitk_reduce: TRANSPOSE_TILE x TRANSPOSE_ROWS.
+ *   splitk_reduce: GEMM_SPLITK_REDUCE_TILE x GEMM_SPLITK_REDUCE_ROWS.
  * Shared memory (dynamic; on OpenCL the last, __local argument):
  *   fast: 2 * BK * (BM + BN + 8) floats (two buffers, rows padded by 4 floats) + 16 bytes:
  *     NVIDIA's OpenCL places a __local argument on a 4-byte boundary only, and the float4
@@ -657,10 +657,11 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
  * are written out in 64 bits rather than as DUET_GLOBAL_IDX's size_t: nvcc then unrolls the
  * loop over the slices as the CUDA twin did.) */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_splitk_reduce)
-#if !defined(TRANSPOSE_TILE) || !defined(TRANSPOSE_ROWS)
-#error "the reduction's block comes from the tuning set (TRANSPOSE_TILE, TRANSPOSE_ROWS)"
+#if !defined(GEMM_SPLITK_REDUCE_TILE) || !defined(GEMM_SPLITK_REDUCE_ROWS)
+#error "the reduction's block comes from the tuning set (GEMM_SPLITK_REDUCE_TILE, _ROWS)"
 #endif
-DUET_KERNEL KERNEL_BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_sgemm_splitk_reduce(
+DUET_KERNEL
+KERNEL_BLOCK(GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS) void duet_sgemm_splitk_reduce(
     idx_t m, idx_t n, int splits, DUET_GLOBAL const float *DUET_RESTRICT work, float alpha,
     float beta, DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc) {
   const idx_t slab = m * n;

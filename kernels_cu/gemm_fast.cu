@@ -23,8 +23,8 @@
 #define GEMM_FAST_TM FAST_TUN(TM)
 #define GEMM_FAST_TN FAST_TUN(TN)
 #define GEMM_FAST_BAND FAST_TUN(BAND)
-#define TRANSPOSE_TILE TUN_CONST(DUET_SET, TRANSPOSE_TILE)
-#define TRANSPOSE_ROWS TUN_CONST(DUET_SET, TRANSPOSE_ROWS)
+#define GEMM_SPLITK_REDUCE_TILE TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_TILE)
+#define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
 /* Each set: namespace set<S>, every kernel at the big tile; set<S>_small, fast alone at the
  * small tile (as the gemm_fast_small group's OpenCL program builds it). */
@@ -84,8 +84,8 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
       "duet_sgemm_splitk_reduce",                         \
       S,                                                  \
       (const void *)set##S::duet_sgemm_splitk_reduce,     \
-      tile_rows_cfg<S>::bx,                               \
-      tile_rows_cfg<S>::by,                               \
+      (unsigned)TUN(S, GEMM_SPLITK_REDUCE_TILE),          \
+      (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),          \
       0},
 #define SMALL_ROWS(S, ...) FAST_ROWS(S, set##S##_small, GEMM_FAST_SMALL_)
 

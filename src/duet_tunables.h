@@ -46,10 +46,12 @@
  * GEMM_FAST_SMALL_PER_CU  ... with split-K where its tiles do not fill this many blocks per
  *                         compute unit: splits = round(units * this / tiles) ...
  * GEMM_SPLITK_MIN_K, _MAX ... at most _MAX slices, each of at least _MIN_K of k
+ * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: a TILE x TILE tile of C added up by a
+ *                         TILE x ROWS block (the kernel takes any block; copy's values)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
  *                         cutting it off saves a wave of tiles, fast runs it as a strip of its
  *                         own (small tiles, split-K); 0: never
- * GEMM_FAST_STREAMK       stream-K: where the big tiles leave at least this percentage of their
+ * GEMM_FAST_STREAMK_PCT   stream-K: where the big tiles leave at least this percentage of their
  *                         waves' block slots idle, fast shares the last tiles' k iterations out
  *                         among one block per compute unit (src/gemm_plan.c); 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
@@ -174,8 +176,10 @@
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_MIN_K,      256, 256, 256) \
   X(GEMM_SPLITK_MAX,          8,   8,   8) \
+  X(GEMM_SPLITK_REDUCE_TILE, 32,  32,  32) \
+  X(GEMM_SPLITK_REDUCE_ROWS,  8,   8,   4) \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
-  X(GEMM_FAST_STREAMK,        5,   5,   5) \
+  X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \
   X(GEMM_SKINNY_S,            4,   4,   4) \
   DUET__RULE(GEMM_SKINNY_S, T(GEMM_SKINNY_S) <= 32,                                                \

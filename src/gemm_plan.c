@@ -90,15 +90,15 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   q->splits = (unsigned)s;
 }
 
-/* Stream-K for a piece that takes the big tile, where its tiles leave at least GEMM_FAST_STREAMK
- * percent of their waves' block slots idle (n = 3072 on 132 units: 288 tiles in 3 waves, 27%
- * idle), or are all whole and fill less than one wave: the last tiles, one wave's worth and the
- * remainder (or all of them, under one wave), are shared out by k iteration among one block per
- * unit. Returns how many tiles that is, 0 for none (docs/results/tuning-notes.md has the
+/* Stream-K for a piece that takes the big tile, where its tiles leave at least
+ * GEMM_FAST_STREAMK_PCT percent of their waves' block slots idle (n = 3072 on 132 units: 288 tiles
+ * in 3 waves, 27% idle), or are all whole and fill less than one wave: the last tiles, one wave's
+ * worth and the remainder (or all of them, under one wave), are shared out by k iteration among one
+ * block per unit. Returns how many tiles that is, 0 for none (docs/results/tuning-notes.md has the
  * measurements behind the rule). The kernel numbers tiles and units in 32 bits. */
 static size_t stream_k_tiles(const inputs *x, size_t rows, size_t cols) {
   const int *tun = x->tun;
-  const size_t pct = T(GEMM_FAST_STREAMK), u = units(x->caps);
+  const size_t pct = T(GEMM_FAST_STREAMK_PCT), u = units(x->caps);
   const size_t tiles = big_tiles(x, rows, cols), slots = duet__ceil_div(tiles, u) * u;
   const tile big = fast_tile(x->tun, 0);
   const int whole = rows % big.m == 0 && cols % big.n == 0;

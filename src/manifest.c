@@ -13,12 +13,16 @@ const duet__group_desc duet__groups[DUET__G_COUNT] = {
 
 /* ---- shapes: what a block covers and needs, as the kernel files assume it ---------------- */
 
-/* copy and scale: a TILE x TILE tile per block of TILE x ROWS threads. */
+/* copy and scale (TRANSPOSE_TILE, _ROWS), split-K's reduction (GEMM_SPLITK_REDUCE_TILE, _ROWS):
+ * a tile x tile tile per block of tile x rows threads. */
+static void shape_square(unsigned tile, unsigned rows, duet__shape *s) {
+  *s = (duet__shape){.tile_x = tile, .tile_y = tile, .block_x = tile, .block_y = rows};
+}
 static void shape_copy(const int *t, duet__shape *s) {
-  *s = (duet__shape){.tile_x = T(TRANSPOSE_TILE),
-                     .tile_y = T(TRANSPOSE_TILE),
-                     .block_x = T(TRANSPOSE_TILE),
-                     .block_y = T(TRANSPOSE_ROWS)};
+  shape_square(T(TRANSPOSE_TILE), T(TRANSPOSE_ROWS), s);
+}
+static void shape_splitk_reduce(const int *t, duet__shape *s) {
+  shape_square(T(GEMM_SPLITK_REDUCE_TILE), T(GEMM_SPLITK_REDUCE_ROWS), s);
 }
 /* naive transpose: one element per thread, so the tile is the block. */
 static void shape_transpose_naive(const int *t, duet__shape *s) {
@@ -223,7 +227,9 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                      FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
     /* m, n, splits, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices + beta * C */
     [DUET__K_SGEMM_SPLITK_REDUCE] =
-        ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "llimffmll", TRANSPOSE_TUNABLES, shape_copy),
+        ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "llimffmll",
+            DUET__TBIT(GEMM_SPLITK_REDUCE_TILE) | DUET__TBIT(GEMM_SPLITK_REDUCE_ROWS),
+            shape_splitk_reduce),
     /* fast's arguments (a strip's plan takes it in place of the small tile) and the plan's
      * orientation; grid z: split-K */
     [DUET__K_SGEMM_SKINNY] = ROW("duet_sgemm_skinny", GEMM_SKINNY, SKINNY_SIG,

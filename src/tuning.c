@@ -118,19 +118,21 @@ DUET__TUNABLES(DUET__NO_ROW)
 /* Tunables whose 0 means "off" or "always" rather than nothing. */
 static int zero_allowed(int t) {
   return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_TRANSPOSE_VEC ||
-         t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK ||
+         t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK_PCT ||
          t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY ||
          t == DUET__T_REDUCE_ONE_PASS || t == DUET__T_STENCIL_MIN_BLOCKS ||
          t == DUET__T_QUEUE_FLUSH;
 }
 
-/* Names tunables had in duet 0.1.0, still accepted by DUET_TUNE. */
+/* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet
+ * 0.1.0, and stream-K's percentage, first named like a switch. */
 static const struct {
   const char *old;
   duet__tunable t;
 } renamed[] = {
     {"TRANSPOSE_WIDE_TILE", DUET__T_TRANSPOSE_TALL_TILE},
     {"TRANSPOSE_WIDE_ROWS", DUET__T_TRANSPOSE_TALL_ROWS},
+    {"GEMM_FAST_STREAMK", DUET__T_GEMM_FAST_STREAMK_PCT},
 };
 
 /* The tunable called p[0..len) (its name, or a name in `renamed`), or -1. */

@@ -96,9 +96,9 @@ int main(void) {
   harness_init("test_gemm");
   harness_for_each_ctx(run, NULL);
   static tuned packed = {"GEMM_PACK_MIN_INTENSITY=0", "pack"};
-  static tuned stream_k = {"GEMM_FAST_STREAMK=1", "streamk"};
+  static tuned stream_k = {"GEMM_FAST_STREAMK_PCT=1", "streamk"};
   /* packed copies padded to whole tiles, read past m and n by the stream-K kernels too */
-  static tuned both = {"GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STREAMK=1", "pack+streamk"};
+  static tuned both = {"GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STREAMK_PCT=1", "pack+streamk"};
   harness_for_each_ctx(run_tuned, &packed);
   harness_for_each_ctx(run_tuned, &stream_k);
   harness_for_each_ctx(run_tuned, &both);

@@ -249,10 +249,10 @@ static void check_sets(const harness_dev *dev) {
     /* stream-K where the set has it, else with DUET_TUNE turning it on (a plan tunable, so
      * CUDA takes it too) on another context of the same set */
     duet_ctx *sk_ctx = NULL;
-    if (tunable(ctx, "GEMM_FAST_STREAMK") == 0) {
-      harness_env saved = harness_env_set("DUET_TUNE", "GEMM_FAST_STREAMK=5");
-      harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=GEMM_FAST_STREAMK=5",
-                         set);
+    if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) {
+      harness_env saved = harness_env_set("DUET_TUNE", "GEMM_FAST_STREAMK_PCT=5");
+      harness_case_begin(&c, dev,
+                         "duet_ctx_create DUET_TUNING=%s DUET_TUNE=GEMM_FAST_STREAMK_PCT=5", set);
       harness_expect_status(&c, create_with(&sk_ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
                             "duet_ctx_create");
       harness_case_end(&c);

@@ -330,16 +330,17 @@ static void tune_parsing(const harness_dev *dev, void *user) {
     const char *spec;
     int want;
   } specs[] = {
-      {"GEMM_FAST_STREAMK= 5", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=+5", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=5 ", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=-5", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=0x5", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=4097", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=99999999999999999999", DUET_EINVAL},
-      {"GEMM_FAST_STREAMK=5", DUET_OK},
-      {"GEMM_FAST_STREAMK=05", DUET_OK},
+      {"GEMM_FAST_STREAMK_PCT= 5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=+5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=5 ", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=-5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=0x5", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=4097", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=99999999999999999999", DUET_EINVAL},
+      {"GEMM_FAST_STREAMK_PCT=5", DUET_OK},
+      {"GEMM_FAST_STREAMK_PCT=05", DUET_OK},
+      {"GEMM_FAST_STREAMK=5", DUET_OK}, /* its former name, deprecated */
   };
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
     harness_case c;
@@ -350,6 +351,23 @@ static void tune_parsing(const harness_dev *dev, void *user) {
     duet_ctx_destroy(ctx);
     harness_case_end(&c);
   }
+  /* GEMM_FAST_STREAMK, GEMM_FAST_STREAMK_PCT's former name, still sets it */
+  harness_case c;
+  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=GEMM_FAST_STREAMK=7 (deprecated name)");
+  duet_ctx *ctx = NULL;
+  if (harness_expect_status(&c, create_with(&ctx, dev, "DUET_TUNE", "GEMM_FAST_STREAMK=7"), DUET_OK,
+                            NULL, "duet_ctx_create")) {
+    const char *name;
+    int value, pct = -1, old = 0;
+    for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++) {
+      if (!strcmp(name, "GEMM_FAST_STREAMK_PCT")) pct = value;
+      old |= !strcmp(name, "GEMM_FAST_STREAMK");
+    }
+    harness_expect(&c, pct == 7, "GEMM_FAST_STREAMK_PCT = %d, want 7", pct);
+    harness_expect(&c, !old, "the context lists the former name GEMM_FAST_STREAMK");
+  }
+  duet_ctx_destroy(ctx);
+  harness_case_end(&c);
 }
 
 int main(void) {

@@ -10,7 +10,7 @@
  * PoCL takes its compute units from POCL_MAX_PTHREAD_COUNT when it starts, so this program sets
  * it to 32 (more threads than the machine has cores, so that groups are preempted mid-publish)
  * before anything touches OpenCL; DUET_TUNE makes every shape's plan stream-K
- * (GEMM_FAST_BIG_PCT=1, GEMM_FAST_STREAMK=1). A case whose plan a device does not take says
+ * (GEMM_FAST_BIG_PCT=1, GEMM_FAST_STREAMK_PCT=1). A case whose plan a device does not take says
  * SKIP. DUET_TEST_STREAMK_REPEAT=N runs N times the launches (a longer stress on a GPU). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,10 +115,11 @@ static void stress(const harness_dev *dev, void *user) {
   (void)user;
   harness_case c;
   duet_ctx *ctx = NULL;
-  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=GEMM_FAST_BIG_PCT=1,GEMM_FAST_STREAMK=1");
+  harness_case_begin(&c, dev,
+                     "duet_ctx_create DUET_TUNE=GEMM_FAST_BIG_PCT=1,GEMM_FAST_STREAMK_PCT=1");
   int ok = harness_expect_status(
       &c,
-      harness_create_with_env(&ctx, "DUET_TUNE", "GEMM_FAST_BIG_PCT=1,GEMM_FAST_STREAMK=1",
+      harness_create_with_env(&ctx, "DUET_TUNE", "GEMM_FAST_BIG_PCT=1,GEMM_FAST_STREAMK_PCT=1",
                               dev->backend, dev->device),
       DUET_OK, NULL, "duet_ctx_create");
   harness_case_end(&c);
