@@ -58,8 +58,8 @@
  *   up to 64 accumulators and one float4 of A and of B per thread and k tile: 512 threads per
  *     SM, a cap of 128 registers (128x128x8, 256 threads: 2 blocks);
  *   up to 64 accumulators but more prefetch registers: a cap of about 168 registers;
- *   more accumulators (16 x 8): 256 threads per SM, up to 255 registers (the H100's big tile:
- *     253 registers without spills, cuobjdump --res-usage). */
+ *   more accumulators (16 x 8): 256 threads per SM, up to 255 registers (nvidia-sm80's big tile
+ *     fits them without spills: docs/results/tuning-notes.md). */
 #define FAST_MAX1(x) ((x) > 1 ? (x) : 1)
 #define FAST_MIN_BLOCKS                                              \
   (GEMM_FAST_TM * GEMM_FAST_TN > 64 ? FAST_MAX1(256 / FAST_NT)       \
@@ -622,10 +622,9 @@ FAST_KERNEL(duet_sgemm_fast_tt, false, true)
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units` blocks
  * share the last tiles' k iterations (fast_stream_k; `work` their partial products, `flags`
  * their tickets and stamps; units_epoch: the units in its low 32 bits, the call's epoch above). Its
- * own kernels, where one function for both grids cost the tiled one 4% at 4096, and one per
- * transpose combination, named for it (ta and tb, passed so that every fast kernel takes one
- * argument list, must be the name's): in one function for all four, CUDA's stream-K kernel ran
- * 5% slower at 2048 on the H100 (same k loop in the SASS, more spilled registers around it). */
+ * own kernels, not a branch of fast's, and one per transpose combination, named for it (ta and
+ * tb, passed so that every fast kernel takes one argument list, must be the name's): one function
+ * for both grids, or for all four combinations, ran slower (docs/results/tuning-notes.md). */
 #define FAST_SK_KERNEL(NAME, KA, KB)                                                           \
   DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                         \
       FAST_PARAMS, idx_t units_epoch, DUET_GLOBAL float *work,                                 \
@@ -661,9 +660,10 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 #error "the reduction's block comes from the tuning set (GEMM_SPLITK_REDUCE_TILE, _ROWS)"
 #endif
 DUET_KERNEL
-KERNEL_BLOCK(GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS) void duet_sgemm_splitk_reduce(
-    idx_t m, idx_t n, int splits, DUET_GLOBAL const float *DUET_RESTRICT work, float alpha,
-    float beta, DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc) {
+KERNEL_BLOCK(GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS)
+void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
+                              DUET_GLOBAL const float *DUET_RESTRICT work, float alpha, float beta,
+                              DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc) {
   const idx_t slab = m * n;
   c += c_off;
   for (idx_t i = (idx_t)DUET_BLOCK_IDX(1) * DUET_BLOCK_DIM(1) + DUET_THREAD_IDX(1); i < m;

@@ -3,7 +3,7 @@
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  * Written once for both backends in the dialect of src/duet_kernel.h and kernels_cl/builtin.h
  * (which says how each backend builds it). Its own group, so that a program of a few lines is
- * built for it on OpenCL (gemm_fast's build takes NVIDIA's compiler about 24 s).
+ * built for it on OpenCL, not gemm_fast's (docs/results/tuning-notes.md: what those builds cost).
  *
  * Tunables (values per tuning set in src/duet_tunables.h; -D options on OpenCL, one
  * instantiation per set on CUDA):
@@ -21,10 +21,11 @@
  * columns (n <= GEMM_SKINNY_S and ta: op(A) is A^T, read along m); call the long side L (n, or m)
  * and the operand read along it v: C(s, l) = sum_p u(s, p) v(p, l), u the thin operand. A strip is
  * a matrix-vector product, bound by reading v once; the tiled kernels reload the thin operand
- * through shared memory for every BK step and keep few loads in flight (the H100: 1 x 4097 x 4097
- * at a third of cuBLAS's speed). Block: 64 x SKINNY_KG threads over 256 outputs along L, each
- * thread 4 of them (a float4 of v where ld and alignment allow) for every thin row, and k index ty,
- * ty + SKINNY_KG, ...; the SKINNY_KG partial sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S
+ * through shared memory for every BK step and keep few loads in flight
+ * (docs/results/tuning-notes.md: what the small tile made of a 1 x 4097 strip). Block: 64 x
+ * SKINNY_KG threads over 256 outputs along L, each thread 4 of them (a float4 of v where ld and
+ * alignment allow) for every thin row, and k index ty, ty + SKINNY_KG, ...; the SKINNY_KG partial
+ * sums meet in shared memory (SKINNY_KG * GEMM_SKINNY_S
  * * 256 floats). 1D grid of ceil(L / 256) blocks; grid dimension 2 is split-K slices (splitk_slice
  * in kernels_cl/builtin.h, slices of any length). Any m, n, k, ld. fast's argument list
  * (FAST_PARAMS), so that a strip's plan can take it in place of the small tile, then the plan's

@@ -130,9 +130,8 @@ static inline int duet__shape_fits(const duet__shape *s, unsigned device_threads
 }
 
 /* The scalars of the simple sgemm kernels (naive, coalesced, tiled, register) as one argument
- * by value. NVIDIA's OpenCL enqueue costs about 0.09 us per scalar argument (H100, a kernel's
- * arguments set once: 5.93 us a launch with these ten as arguments, 5.17 with them as this
- * struct, 4.79 for the 6-argument copy), and a 1 x 1 sgemm is a launch of one of these kernels.
+ * by value: NVIDIA's OpenCL enqueue costs time per scalar argument, and a 1 x 1 sgemm is a
+ * launch of one of these kernels (docs/results/tuning-notes.md has the measurement).
  * kernels_cl/common.cl declares the same struct, field for field; 64 bytes, no padding. */
 typedef struct {
   long long m, n, k, lda, ldb, ldc;
