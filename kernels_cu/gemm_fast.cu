@@ -70,24 +70,20 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
   ((size_t)2 * TUN(S, P##BK) * (TUN(S, P##BM) + TUN(S, P##BN) + 8) * sizeof(float) + 16)
 #define FAST_ROW(S, NS, P, NAME) \
   {#NAME, S, (const void *)NS::NAME, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
-/* fast's four kernels, one per transpose combination, at one tile */
-#define FAST_ROWS(S, NS, P)              \
-  FAST_ROW(S, NS, P, duet_sgemm_fast_nn) \
-  FAST_ROW(S, NS, P, duet_sgemm_fast_nt) \
-  FAST_ROW(S, NS, P, duet_sgemm_fast_tn) FAST_ROW(S, NS, P, duet_sgemm_fast_tt)
-#define BIG_ROWS(S, ...)                                  \
-  FAST_ROWS(S, set##S, GEMM_FAST_)                        \
-  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_nn)  \
-  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_nt)  \
-  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_tn)  \
-  FAST_ROW(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk_tt){ \
-      "duet_sgemm_splitk_reduce",                         \
-      S,                                                  \
-      (const void *)set##S::duet_sgemm_splitk_reduce,     \
-      (unsigned)TUN(S, GEMM_SPLITK_REDUCE_TILE),          \
-      (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),          \
+/* four kernels of one kind, one per transpose combination (NAME_nn ... NAME_tt), at one tile */
+#define FOUR_ROWS(S, NS, P, NAME) \
+  FAST_ROW(S, NS, P, NAME##_nn)   \
+  FAST_ROW(S, NS, P, NAME##_nt) FAST_ROW(S, NS, P, NAME##_tn) FAST_ROW(S, NS, P, NAME##_tt)
+#define BIG_ROWS(S, ...)                                \
+  FOUR_ROWS(S, set##S, GEMM_FAST_, duet_sgemm_fast)     \
+  FOUR_ROWS(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk){ \
+      "duet_sgemm_splitk_reduce",                       \
+      S,                                                \
+      (const void *)set##S::duet_sgemm_splitk_reduce,   \
+      (unsigned)TUN(S, GEMM_SPLITK_REDUCE_TILE),        \
+      (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),        \
       0},
-#define SMALL_ROWS(S, ...) FAST_ROWS(S, set##S##_small, GEMM_FAST_SMALL_)
+#define SMALL_ROWS(S, ...) FOUR_ROWS(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};

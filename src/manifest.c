@@ -176,6 +176,14 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
 #define ROW(NAME, GROUP, SIG, TUNABLES, SHAPE) \
   { .name = (NAME), .group = DUET__G_##GROUP, .sig = (SIG), .tunables = (TUNABLES), .shape = SHAPE }
 
+/* fast's four rows of one kind, a kernel per transpose combination: ids ID_NN, _NT, _TN, _TT in
+ * the order duet__kernel_for_trans counts on, named NAME_nn ... NAME_tt. */
+#define FOUR_ROWS(ID, NAME, GROUP, SIG, TUNABLES, SHAPE)              \
+  [DUET__K_##ID##_NN] = ROW(NAME "_nn", GROUP, SIG, TUNABLES, SHAPE), \
+  [DUET__K_##ID##_NT] = ROW(NAME "_nt", GROUP, SIG, TUNABLES, SHAPE), \
+  [DUET__K_##ID##_TN] = ROW(NAME "_tn", GROUP, SIG, TUNABLES, SHAPE), \
+  [DUET__K_##ID##_TT] = ROW(NAME "_tt", GROUP, SIG, TUNABLES, SHAPE)
+
 const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_COPY] = ROW("duet_copy", COPY, IN_OUT_SIG, TRANSPOSE_TUNABLES, shape_copy),
     /* rows, cols, beta, c, ldc: C = beta * C (beta 0 stores zeros) */
@@ -196,35 +204,15 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                 SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled),
     [DUET__K_SGEMM_REGISTER] =
         ROW("duet_sgemm_register", GEMM, GEMM_SIG "s", REG_TUNABLES, shape_sgemm_register),
-    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c); one kernel per
-     * transpose combination, in the order nn, nt, tn, tt (duet__kernel_for_trans), at the big
-     * tile and at the small one */
-    [DUET__K_SGEMM_FAST_NN] =
-        ROW("duet_sgemm_fast_nn", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_NT] =
-        ROW("duet_sgemm_fast_nt", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_TN] =
-        ROW("duet_sgemm_fast_tn", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_TT] =
-        ROW("duet_sgemm_fast_tt", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_SMALL_NN] = ROW("duet_sgemm_fast_nn", GEMM_FAST_SMALL, FAST_SIG,
-                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
-    [DUET__K_SGEMM_FAST_SMALL_NT] = ROW("duet_sgemm_fast_nt", GEMM_FAST_SMALL, FAST_SIG,
-                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
-    [DUET__K_SGEMM_FAST_SMALL_TN] = ROW("duet_sgemm_fast_tn", GEMM_FAST_SMALL, FAST_SIG,
-                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
-    [DUET__K_SGEMM_FAST_SMALL_TT] = ROW("duet_sgemm_fast_tt", GEMM_FAST_SMALL, FAST_SIG,
-                                        FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
-    /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid); one
-     * kernel per transpose combination, in the same order */
-    [DUET__K_SGEMM_FAST_SK_NN] = ROW("duet_sgemm_fast_sk_nn", GEMM_FAST, FAST_SK_SIG,
-                                     FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_SK_NT] = ROW("duet_sgemm_fast_sk_nt", GEMM_FAST, FAST_SK_SIG,
-                                     FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_SK_TN] = ROW("duet_sgemm_fast_sk_tn", GEMM_FAST, FAST_SK_SIG,
-                                     FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    [DUET__K_SGEMM_FAST_SK_TT] = ROW("duet_sgemm_fast_sk_tt", GEMM_FAST, FAST_SK_SIG,
-                                     FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
+    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c); at the big tile and at
+     * the small one */
+    FOUR_ROWS(SGEMM_FAST, "duet_sgemm_fast", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_),
+              shape_sgemm_fast),
+    FOUR_ROWS(SGEMM_FAST_SMALL, "duet_sgemm_fast", GEMM_FAST_SMALL, FAST_SIG,
+              FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
+    /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
+    FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
+              FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
     /* m, n, splits, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices + beta * C */
     [DUET__K_SGEMM_SPLITK_REDUCE] =
         ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "llimffmll",
