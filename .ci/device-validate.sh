@@ -16,7 +16,8 @@
 # onesource: duet-bench's rows of the GEMM kernels written once (kernels_cl/gemm_fast.cl, gemm_skinny.cl), both backends, to set
 # beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them);
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
-# $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after)
+# $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after);
+# kernelsrc: registers, spills and SASS of the GEMM kernels written once, from libduet.so.
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -213,6 +214,26 @@ fi
 # device newer than NVRTC), then memcheck on CUDA, which must report 0 errors (parameters are
 # counted from the CUBIN, so cuKernelGetParamInfo is never asked past the last), and VERBOSE notes
 # that a second context's program was "reused from memory".
+# kernelsrc: the GEMM kernels written once (kernels_cl/gemm_fast.cl, gemm_skinny.cl) as nvcc built
+# them into libduet.so: each kernel's registers, stack and spills (cuobjdump -res-usage), and the
+# SASS of every gemm_fast and gemm_skinny kernel of the device's architecture in
+# $OUT/logs/kernelsrc-sass.txt, to diff against the same file of an earlier tarball (one fast
+# kernel per transpose combination: its k loop should match the old kernel's body of that
+# combination). The cold start of these kernels is the coldstart stage's.
+if has kernelsrc; then
+  echo "=== kernelsrc"
+  PATH=$PATH:/usr/local/cuda/bin
+  arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  cuobjdump -res-usage .libs/libduet.so 2>/dev/null |
+    awk '/arch =/ { a = $0 } /Function/ { f = $0; next } f != "" && /REG:/ {
+      if (f ~ /sgemm_fast|sgemm_skinny|splitk_reduce/) print a " " f " " $0; f = "" }' |
+    sed 's/  */ /g' | tee "$logs/kernelsrc-res-usage.txt"
+  cuobjdump -sass -arch $arch .libs/libduet.so 2>/dev/null |
+    awk '/Function :/ { keep = $0 ~ /sgemm_fast|sgemm_skinny|splitk_reduce/ } keep' \
+      >"$logs/kernelsrc-sass.txt"
+  echo "kernelsrc-sass.txt: $(grep -c 'Function :' "$logs/kernelsrc-sass.txt") kernels, $(wc -l <"$logs/kernelsrc-sass.txt") lines"
+fi
+
 if has onesource; then
   echo "=== onesource"
   export DUET_OPENCL_PLATFORM=NVIDIA
