@@ -114,9 +114,9 @@ fi
 # kernels compile at run time; DUET_TUNING=cpu gives CUDA's reduction 2 loads in flight). About
 # 5 minutes. Compare:
 #  1. reduce: "shuffle" against "cub" (CUDA) at 2^26 (8192) and 2^28 (16384) floats, per run:
-#     REDUCE_ONE_PASS=1 (one launch, the new default) against 0 (two), grids of 8 and 16 blocks
-#     per SM; OpenCL's shuffle beside clblast-sum; then duet-sweep's reduce rows (block sizes,
-#     loads in flight and grids no set has, one launch and two) at 2^28.
+#     REDUCE_ONE_PASS=1 (one launch, nvidia-sm80's new value) against 0 (two), grids of 8 and
+#     16 blocks per SM; OpenCL's shuffle beside clblast-sum; then duet-sweep's reduce rows
+#     (block sizes, loads in flight and grids no set has, one launch and two) at 2^28.
 #  2. stencil: auto-r16 "vs ref" (target 0.80) and auto-r3 (0.90) at 2^26 and 2^28. NVIDIA's
 #     OpenCL build of register16 took 67-73 registers at 8 outputs a work-item (nvcc: 63), so
 #     only 3 of the 4 blocks of 256 per SM fit and the 4th ran as a second wave;

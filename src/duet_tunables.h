@@ -69,7 +69,8 @@
  * REDUCE_UNROLL           shuffle and atomic: float4 loads in flight per thread and step
  * REDUCE_ONE_PASS         1: shuffle sums its blocks' sums in the same launch (the last block to
  *                         finish, by an atomic ticket; the same bits as two passes); 0: a second
- *                         launch of one block does
+ *                         launch of one block does (the default set's choice: the ticket rests
+ *                         on each device's fences and volatile reads, tried so far on PoCL)
  * STENCIL_BLOCK           stencil: threads per block of every variant (>= 64)
  * STENCIL_VEC             stencil register: consecutive outputs per thread (a multiple of 4)
  * STENCIL_PER_CU          stencil register (radius <= 4): blocks per compute unit of its
@@ -195,7 +196,7 @@
              "sums the warps' partials)")                                                          \
   X(REDUCE_PER_CU,            4,   8,   4) \
   X(REDUCE_UNROLL,            4,   4,   2) \
-  X(REDUCE_ONE_PASS,          1,   1,   1) \
+  X(REDUCE_ONE_PASS,          0,   1,   1) \
   DUET__RULE(REDUCE_ONE_PASS, T(REDUCE_ONE_PASS) <= 1,                                             \
              "REDUCE_ONE_PASS is 0 (two launches) or 1 (one)")                                     \
   X(STENCIL_BLOCK,          256, 256, 256) \

@@ -435,9 +435,7 @@ static void flush_policies(const harness_dev *dev) {
  * the pipeline across a family still comes out right, and timing two events is refused with
  * DUET_EUNSUPPORTED and why, the context usable after; CUDA ignores the variable. */
 static void without_profiling(const harness_dev *dev) {
-  const char *old = getenv("DUET_OPENCL_PROFILING");
-  char *saved = old ? strdup(old) : NULL;
-  setenv("DUET_OPENCL_PROFILING", "0", 1);
+  harness_env saved = harness_env_set("DUET_OPENCL_PROFILING", "0");
   duet_ctx *root = NULL, *m1 = NULL;
   duet_event *a = NULL, *b = NULL;
   harness_case c;
@@ -471,11 +469,7 @@ static void without_profiling(const harness_dev *dev) {
   duet_event_destroy(b);
   duet_ctx_destroy(m1);
   duet_ctx_destroy(root);
-  if (saved)
-    setenv("DUET_OPENCL_PROFILING", saved, 1);
-  else
-    unsetenv("DUET_OPENCL_PROFILING");
-  free(saved);
+  harness_env_restore(&saved);
 }
 
 static void run(const harness_dev *dev, void *user) {

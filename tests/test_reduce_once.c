@@ -195,16 +195,10 @@ static void stale(const harness_dev *dev, void *user) {
     memset(&s, 0, sizeof s);
     int ok = data_make(&c, dev, &d, n);
     if (ok) {
-      const char *old = getenv("DUET_TEST_STALE_TICKET");
-      char *saved = old ? strdup(old) : NULL;
-      setenv("DUET_TEST_STALE_TICKET", words[i], 1);
+      harness_env saved = harness_env_set("DUET_TEST_STALE_TICKET", words[i]);
       ok = side_open(&c, dev, &s, "REDUCE_ONE_PASS=1", n, d.host);
       if (ok) hammer(&c, &s, &d, 40); /* the arena makes the ticket, stale, at the first */
-      if (saved)
-        setenv("DUET_TEST_STALE_TICKET", saved, 1);
-      else
-        unsetenv("DUET_TEST_STALE_TICKET");
-      free(saved);
+      harness_env_restore(&saved);
     }
     if (s.ctx) side_close(&s);
     data_free(&d);
