@@ -294,7 +294,12 @@ static int check_suite(bench_opts *o) {
   int st = check_variants(o);
   if (st) return st;
   o->routines |= 1u << BENCH_COPY; /* buf_copy, for the bandwidth of m = 1 and n = 1 */
-  if (!o->variants) o->variants = BENCH_SUITE_VARIANTS;
+  /* Every ratio is to AUTO: it runs whatever --variant says. */
+  static char with_auto[sizeof "auto," + 512];
+  if (!o->variants)
+    o->variants = BENCH_SUITE_VARIANTS;
+  else if (snprintf(with_auto, sizeof with_auto, "auto,%s", o->variants) < (int)sizeof with_auto)
+    o->variants = with_auto;
   return 0;
 }
 
