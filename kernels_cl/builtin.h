@@ -120,4 +120,38 @@ INLINE_FN k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
   return r;
 }
 
+/* Partial sums one block writes and another reads during the same launch (GEMV's k slices): a
+ * cached copy must not serve the read, so CUDA stores and loads them in L2 only (__stcg,
+ * __ldcg) and OpenCL (C 1.2 has no cache operators) reads them through volatile pointers. */
+#if defined(DUET_CUDA)
+#define CROSS_STORE(p, v) __stcg((p), (v))
+#define CROSS_STORE4(p, v) __stcg((p), (v))
+#define CROSS_LOAD(p) __ldcg(p)
+#define CROSS_LOAD4(p) __ldcg(p)
+#define TICKET_READ(p) (*(volatile int *)(p))
+#else
+#define CROSS_STORE(p, v) (*(p) = (v))
+#define CROSS_STORE4(p, v) (*(p) = (v))
+#define CROSS_LOAD(p) (*(volatile __global const float *)(p))
+#define CROSS_LOAD4(p) (*(volatile __global const float4 *)(p))
+/* OpenCL C 1.2 has no atomic load: an atomic add of 0 */
+#define TICKET_READ(p) atomic_add((p), 0)
+#endif
+/* A ticket counter shared by a launch's blocks: the tickets taken below TICKET_EPOCH, the
+ * launch's epoch (1..2047, src/gemm.c's SK_EPOCHS) above. epoch_ticket returns how many were
+ * taken before this one, a counter of another epoch counting as zero, so that one a failed
+ * launch left behind cannot poison a later call (the core zeroes the counters before an epoch
+ * comes round again). Taken after the thread's own stores and fence, it publishes them to the
+ * thread that takes the last ticket, which fences before it reads. */
+#define TICKET_EPOCH 0x100000
+INLINE_FN int epoch_ticket(DUET_GLOBAL int *flag, int epoch) {
+  int old = TICKET_READ(flag);
+  for (;;) {
+    const int cur = old / TICKET_EPOCH == epoch ? old : epoch * TICKET_EPOCH;
+    const int seen = ATOMIC_CAS_INT(flag, old, cur + 1);
+    if (seen == old) return cur - epoch * TICKET_EPOCH;
+    old = seen;
+  }
+}
+
 #endif

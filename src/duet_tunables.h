@@ -62,6 +62,19 @@
  *                         with a skinny kernel: skinny where the other operand is read along the
  *                         strip (rows with B not transposed, columns with A transposed), else
  *                         skinny-dot, a dot product per output; 0: never
+ * GEMM_FAST_GEMV          1: fast (and so AUTO) runs a piece of C one row or one column thin
+ *                         with a GEMV kernel: sgemv where the big operand is read along the
+ *                         outputs (a row with B not transposed, a column with A transposed),
+ *                         else sgemv-dot, a dot product per output; 0: never (skinny takes it)
+ * GEMV_THREADS            GEMV: threads per block of both kernels
+ * GEMV_LX                 sgemv: threads along the outputs (4 each); the block's other
+ *                         GEMV_THREADS / GEMV_LX groups of threads split k
+ * GEMV_DOT_LANES          sgemv-dot: threads per output (a divisor of 32)
+ * GEMV_UNROLL             GEMV: float4 loads of the big operand in flight per thread and step
+ * GEMV_SPLIT_PER_CU       GEMV: k is split into slices (one launch: the last thread to finish an
+ *                         output adds its slices in order) until the blocks reach this many per
+ *                         compute unit ...
+ * GEMV_SPLIT_MIN_K        ... with at least this much of k per slice
  * VADD_BLOCK, _PER_CU     vector add: threads per block, and blocks per compute unit of its
  *                         grid-stride grid (float4 per step)
  * REDUCE_BLOCK            reduction: threads per block of every variant (a power of two >= 64)
@@ -187,6 +200,21 @@
              "GEMM_SKINNY_S is at most 32 (skinny-dot sums a strip's outputs in the 32 lanes of "  \
              "a warp)")                                                                            \
   X(GEMM_FAST_SKINNY,         1,   1,   1) \
+  X(GEMM_FAST_GEMV,           1,   1,   1) \
+  X(GEMV_THREADS,           256, 256,  64) \
+  DUET__RULE(GEMV_THREADS, T(GEMV_THREADS) % 32 == 0 && T(GEMV_THREADS) <= 1024,                   \
+             "GEMV_THREADS is a multiple of 32 up to 1024 (whole warps)")                          \
+  X(GEMV_LX,                 32,  32,  16) \
+  DUET__RULE(GEMV_LX, T(GEMV_THREADS) % T(GEMV_LX) == 0,                                           \
+             "GEMV_LX divides GEMV_THREADS (sgemv's block is whole groups of threads along k)")     \
+  X(GEMV_DOT_LANES,          32,  32,   8) \
+  DUET__RULE(GEMV_DOT_LANES, 32 % T(GEMV_DOT_LANES) == 0 &&                                        \
+                 T(GEMV_THREADS) % T(GEMV_DOT_LANES) == 0,                                         \
+             "GEMV_DOT_LANES divides 32 and GEMV_THREADS (an output's lanes sit in one warp)")     \
+  X(GEMV_UNROLL,              4,   4,   4) \
+  DUET__RULE(GEMV_UNROLL, T(GEMV_UNROLL) <= 16, "GEMV_UNROLL is at most 16 (registers)")           \
+  X(GEMV_SPLIT_PER_CU,        4,   8,   2) \
+  X(GEMV_SPLIT_MIN_K,       256, 128, 256) \
   X(VADD_BLOCK,             256, 256, 256) \
   X(VADD_PER_CU,              8,2048,1024) \
   X(REDUCE_BLOCK,           256, 256, 256) \
@@ -232,6 +260,6 @@ typedef enum {
 } duet__tuning_set;
 
 /* A bit per tunable, for the manifest's "which tunables does this kernel use". */
-#define DUET__TBIT(name) (1ull << DUET__T_##name)
+#define DUET__TBIT(name) ((duet__tmask)1 << DUET__T_##name) /* duet__tmask: src/manifest.h */
 
 #endif

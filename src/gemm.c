@@ -17,8 +17,9 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
   return status;
 }
 
-/* Stream-K's flags and stamps (kernels_cl/gemm_fast.cl, fast_stream_k) carry 11 bits of the
- * launch's epoch, 1..SK_EPOCHS (duet__arena_epoch). A flag or a stamp of another epoch counts as
+/* Stream-K's flags and stamps (kernels_cl/gemm_fast.cl, fast_stream_k) and GEMV's tickets
+ * (kernels_cl/builtin.h, epoch_ticket) carry 11 bits of the launch's epoch, 1..SK_EPOCHS
+ * (duet__arena_epoch). A flag or a stamp of another epoch counts as
  * zero, so one that a launch which failed half-way left behind cannot poison a later call. */
 enum { SK_EPOCHS = 0x7ff };
 
@@ -120,8 +121,7 @@ static int get_scratch(duet_ctx *ctx, const duet__gemm_plan *p, scratch *s) {
   if (p->work_bytes && (status = duet__arena(ctx, DUET__ARENA_WORK, p->work_bytes, &s->work)))
     return scratch_fail(ctx, status, "split-K or stream-K workspace", p->work_bytes);
   if (p->flag_bytes && (status = duet__arena(ctx, DUET__ARENA_FLAGS, p->flag_bytes, &s->flags)))
-    return scratch_fail(ctx, status, "stream-K flags", p->flag_bytes);
-  if (p->flag_bytes && (status = duet__arena_epoch(ctx, SK_EPOCHS, &s->epoch))) return status;
+    return scratch_fail(ctx, status, "stream-K or GEMV tickets", p->flag_bytes);
   for (int i = 0; i < 2; i++)
     if (p->pack[i].on && (status = duet__arena(ctx, pack_region[i], p->pack[i].bytes, &s->pack[i])))
       return scratch_fail(ctx, status, pack_what[i], p->pack[i].bytes);
@@ -145,6 +145,32 @@ typedef struct {
   operand a, b, c;
 } fast_call;
 
+/* A GEMV piece's launch (kernels_cl/gemm_gemv.cl): its big operand v, the vector u and C's
+ * outputs, named by the piece's thin side, and its k slices' scratch. */
+static void emit_gemv(steps *p, const fast_call *f, const duet__gemm_piece *q, const scratch *s,
+                      size_t a_off, size_t b_off, size_t c_off) {
+  const int row = q->thin == DUET__THIN_ROWS; /* one row of C: v is B, u A's row */
+  const operand *v = row ? &f->b : &f->a, *u = row ? &f->a : &f->b;
+  const size_t up = row ? (f->ta ? f->a.ld : 1) : (f->tb ? 1 : f->b.ld);
+  const duet__arg args[] = {duet__arg_i64(row ? q->cols : q->rows),
+                            duet__arg_i64(f->k),
+                            duet__arg_f32(f->alpha),
+                            v->mem,
+                            duet__arg_i64(row ? b_off : a_off),
+                            duet__arg_i64(v->ld),
+                            u->mem,
+                            duet__arg_i64(row ? a_off : b_off),
+                            duet__arg_i64(up),
+                            duet__arg_f32(f->beta),
+                            f->c.mem,
+                            duet__arg_i64(c_off),
+                            duet__arg_i64(row ? 1 : f->c.ld),
+                            duet__arg_i32(s->epoch),
+                            duet__arg_scratch(s->work),
+                            duet__arg_scratch(s->flags)};
+  add_step(p, q->kernel, q->rows, q->cols, q->splits, q->blocks, args, DUET__COUNT(args));
+}
+
 /* A piece's launches: one, or split-K's two: the slices write their partial products into the
  * arena (ld cols), then the reduction adds them into C with alpha and beta, once, as BLAS does;
  * or one stream-K launch over a 1D grid, a block per whole tile and one per unit. */
@@ -154,6 +180,10 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   const size_t a_off = a->off + (f->ta ? q->r0 : q->r0 * a->ld);
   const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
   const size_t c_off = c->off + q->r0 * c->ld + q->c0;
+  if (duet__gemm_is_gemv(q->kernel)) {
+    emit_gemv(p, f, q, s, a_off, b_off, c_off);
+    return;
+  }
   const int split = q->splits > 1;
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
@@ -246,7 +276,12 @@ static int emit(duet_ctx *ctx, const duet__gemm_plan *plan, const duet__gemm_sha
   steps p = {.n = 0};
   if (plan->pack[0].on) emit_pack(&p, &plan->pack[0], s.pack[0], &f.a);
   if (plan->pack[1].on) emit_pack(&p, &plan->pack[1], s.pack[1], &f.b);
-  for (unsigned i = 0; i < plan->npieces; i++) emit_piece(ctx, &p, plan, &f, &plan->piece[i], &s);
+  /* an epoch per piece that takes tickets: two such pieces of one call share the flags region */
+  for (unsigned i = 0; i < plan->npieces; i++) {
+    if (plan->piece[i].flag_bytes && (status = duet__arena_epoch(ctx, SK_EPOCHS, &s.epoch)))
+      return status;
+    emit_piece(ctx, &p, plan, &f, &plan->piece[i], &s);
+  }
   return duet__run(ctx, p.step, p.n);
 }
 

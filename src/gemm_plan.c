@@ -20,16 +20,15 @@ const duet__variant duet__gemm_variants[DUET__GEMM_VARIANTS] = {
     [DUET_GEMM_FAST] = {"fast", DUET__K_SGEMM_FAST_NN},
 };
 
-/* AUTO's order of preference. A single row of C has no reuse of B for a tile to exploit; the
- * coalesced kernel keeps all 32 lanes of a warp busy along that row instead of one row of a
- * mostly idle tile. Otherwise fast, the fastest on every device measured (docs/results/), then
- * tiled. AUTO takes the first whose every kernel fits the device, down to naive: a device
- * limited to 128 work-items, or a kernel group that failed to build, hands the call to the
- * next. */
+/* AUTO's order of preference: fast, the fastest on every device measured (docs/results/), then
+ * tiled. A single row or column of C is fast's too: its plan gives it a GEMV kernel (gemv_piece;
+ * the rule that sent m = 1 to coalesced predates the skinny and GEMV kernels, and coalesced ran
+ * 1 x 4096 x 4096 at 0.04 of cuBLAS on the H100). AUTO takes the first whose every kernel fits
+ * the device, down to naive: a device limited to 128 work-items, or a kernel group that failed to
+ * build, hands the call to the next. */
 #define AUTO_LEN 5
-static const duet_gemm_variant auto_order[2][AUTO_LEN] = {
-    {DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE},
-    {DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE}};
+static const duet_gemm_variant auto_order[AUTO_LEN] = {
+    DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE};
 
 /* Stream-K's flags (kernels_cl/gemm_fast.cl, fast_stream_k) count a tile's units in 10 bits. */
 enum { SK_MAX_UNITS = 0x3ff };
@@ -143,6 +142,56 @@ static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
   q->sk_tiles = 0;
 }
 
+/* Whether k is a GEMV kernel: one launch whatever its k slices (no reduction pass). */
+int duet__gemm_is_gemv(duet__kernel k) { return k == DUET__K_SGEMV || k == DUET__K_SGEMV_DOT; }
+
+/* A piece one row or one column thin is a matrix-vector product, bound by reading its big
+ * operand once: a GEMV kernel. sgemv where that operand is read along the outputs (a row with B
+ * not transposed: B's rows; a column with A transposed: A's stored rows), else sgemv-dot, a dot
+ * product per output along k (a column with A not transposed, a row with B^T); a 1 x 1 piece
+ * takes a dot product where either operand is contiguous along k. Its grid: a block per tile_x
+ * outputs (sgemv one more, for the shift that aligns its float4s), split along k until the
+ * blocks give each compute unit GEMV_SPLIT_PER_CU, with at least GEMV_SPLIT_MIN_K of k per slice
+ * and at most GEMV_SPLIT_MAX slices; the slices' partial sums go to the arena (slices x the grid's
+ * outputs) and their tickets to the flags region (an int per output of sgemv-dot, per float4 of
+ * outputs of sgemv). Where the kernel does not fit the device, skinny's or the tile's plan
+ * stays. */
+enum { GEMV_SPLIT_MAX = 4096 };
+static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
+  const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
+  duet__kernel kernel;
+  duet__thin side;
+  if (!T(GEMM_FAST_GEMV) || (q->rows != 1 && q->cols != 1)) return DUET_OK;
+  if (q->cols == 1 && !ta)
+    kernel = DUET__K_SGEMV_DOT, side = DUET__THIN_COLS;
+  else if (q->rows == 1 && tb)
+    kernel = DUET__K_SGEMV_DOT, side = DUET__THIN_ROWS;
+  else if (q->rows == 1)
+    kernel = DUET__K_SGEMV, side = DUET__THIN_ROWS;
+  else
+    kernel = DUET__K_SGEMV, side = DUET__THIN_COLS;
+  if (!duet__gemm_kernel_fits(x->caps, tun, kernel)) return DUET_OK;
+  duet__shape s;
+  duet__manifest[kernel].shape(tun, &s);
+  const size_t len = side == DUET__THIN_ROWS ? q->cols : q->rows, k = x->s->k;
+  const int along = kernel == DUET__K_SGEMV;
+  q->kernel = kernel;
+  q->thin = side;
+  q->sk_tiles = 0;
+  q->blocks = duet__ceil_div(len + (along ? 3 : 0), s.tile_x);
+  size_t splits = duet__ceil_div(units(x->caps) * T(GEMV_SPLIT_PER_CU), q->blocks);
+  if (splits > k / T(GEMV_SPLIT_MIN_K)) splits = k / T(GEMV_SPLIT_MIN_K);
+  if (splits > GEMV_SPLIT_MAX) splits = GEMV_SPLIT_MAX;
+  q->splits = splits > 1 ? (unsigned)splits : 1;
+  q->work_bytes = q->flag_bytes = 0;
+  if (q->splits == 1) return DUET_OK;
+  q->flag_bytes = q->blocks * (along ? s.tile_x / 4 : s.tile_x) * sizeof(int);
+  if (__builtin_mul_overflow((size_t)q->splits * q->blocks, s.tile_x * sizeof(float),
+                             &q->work_bytes))
+    return DUET_ENOMEM;
+  return DUET_OK;
+}
+
 /* A piece's kernel, slices, stream-K share and scratch. */
 static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
@@ -151,6 +200,10 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
                     ? stream_k_tiles(x, q->rows, q->cols)
                     : 0;
   skinny_piece(x, q);
+  if (q->rows == 1 || q->cols == 1) {
+    const int status = gemv_piece(x, q);
+    if (status || duet__gemm_is_gemv(q->kernel)) return status;
+  }
   if (q->sk_tiles) {
     q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SK_NN, x->s->ta, x->s->tb);
     q->blocks = big_tiles(x, q->rows, q->cols) - q->sk_tiles + units(x->caps);
@@ -201,7 +254,7 @@ static int cut_pieces(const inputs *x, duet__gemm_plan *p) {
     if (plan_piece(x, q)) return DUET_ENOMEM;
     if (q->work_bytes > p->work_bytes) p->work_bytes = q->work_bytes;
     if (q->flag_bytes > p->flag_bytes) p->flag_bytes = q->flag_bytes;
-    p->launches += 1 + (q->splits > 1);
+    p->launches += 1 + (q->splits > 1 && !duet__gemm_is_gemv(q->kernel));
   }
   return DUET_OK;
 }
@@ -237,8 +290,13 @@ static int plan_fast(const inputs *x, duet__gemm_plan *p) {
   const size_t tile_m = big.m > small.m ? big.m : small.m;
   const size_t tile_n = big.n > small.n ? big.n : small.n;
   p->form = DUET__GEMM_FAST;
-  plan_pack(x, &p->pack[0], s->lda, s->ta ? s->k : s->m, s->ta ? s->m : s->k, !s->ta, tile_m);
-  plan_pack(x, &p->pack[1], s->ldb, s->tb ? s->n : s->k, s->tb ? s->k : s->n, s->tb, tile_n);
+  /* a single row or column of C is one GEMV piece, which takes any ld: a copy would only add a
+   * launch and read the operand twice */
+  const int gemv = T(GEMM_FAST_GEMV) && (s->m == 1 || s->n == 1);
+  if (!gemv) {
+    plan_pack(x, &p->pack[0], s->lda, s->ta ? s->k : s->m, s->ta ? s->m : s->k, !s->ta, tile_m);
+    plan_pack(x, &p->pack[1], s->ldb, s->tb ? s->n : s->k, s->tb ? s->k : s->n, s->tb, tile_n);
+  }
   p->launches = (unsigned)(p->pack[0].on + p->pack[1].on);
   return cut_pieces(x, p);
 }
@@ -266,7 +324,8 @@ unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids) {
   if (p->pack[0].on || p->pack[1].on) ADD(DUET__K_COPY);
   for (unsigned i = 0; i < p->npieces; i++) {
     ADD(p->piece[i].kernel);
-    if (p->piece[i].splits > 1) ADD(DUET__K_SGEMM_SPLITK_REDUCE);
+    if (p->piece[i].splits > 1 && !duet__gemm_is_gemv(p->piece[i].kernel))
+      ADD(DUET__K_SGEMM_SPLITK_REDUCE);
   }
 #undef ADD
   return n;
@@ -296,7 +355,7 @@ int duet__gemm_plan_make(const duet__gemm_caps *caps, const int *tun, const duet
     return DUET_OK;
   }
   if (s->variant != DUET_GEMM_AUTO) return plan_variant(&x, s->variant, out);
-  const duet_gemm_variant *order = auto_order[s->m == 1];
+  const duet_gemm_variant *order = auto_order;
   for (unsigned i = 0; i < AUTO_LEN; i++) {
     const int status = plan_variant(&x, order[i], out);
     if (status) return status;
@@ -368,7 +427,10 @@ size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *
     if (q->blocks) put(&t, ", %zu blocks", q->blocks);
     if (q->sk_tiles)
       put(&t, ", stream-K: the last %zu tiles shared by %u units", q->sk_tiles, p->units);
-    if (q->splits > 1) put(&t, ", %u k slices, then duet_sgemm_splitk_reduce", q->splits);
+    if (q->splits > 1 && duet__gemm_is_gemv(q->kernel))
+      put(&t, ", %u k slices summed in order by the last to finish", q->splits);
+    else if (q->splits > 1)
+      put(&t, ", %u k slices, then duet_sgemm_splitk_reduce", q->splits);
     if (q->work_bytes) put(&t, ", work %zu bytes", q->work_bytes);
     put(&t, "\n");
   }

@@ -44,12 +44,12 @@ typedef enum { DUET__THIN_NONE, DUET__THIN_ROWS, DUET__THIN_COLS } duet__thin;
  * cols). */
 typedef struct {
   size_t r0, rows, c0, cols;
-  duet__kernel kernel; /* fast, fast-small, a stream-K kernel, skinny or skinny-dot */
+  duet__kernel kernel; /* fast, fast-small, a stream-K kernel, skinny, skinny-dot, or GEMV */
   unsigned splits;     /* k slices; above 1, partial products into the work region and then
-                          DUET__K_SGEMM_SPLITK_REDUCE */
+                          DUET__K_SGEMM_SPLITK_REDUCE (GEMV: summed in its own launch) */
   size_t sk_tiles;     /* stream-K: the last tiles whose k iterations the units share; 0 none */
   size_t blocks;       /* a 1D grid (skinny, stream-K), else 0: the kernel's tiles over the piece */
-  duet__thin thin;     /* skinny and skinny-dot: the thin side */
+  duet__thin thin;     /* skinny, skinny-dot and GEMV: the thin side */
   size_t work_bytes;   /* of the work region: split-K partials or stream-K slots */
   size_t flag_bytes;   /* of the flags region: stream-K's tickets */
 } duet__gemm_piece;
@@ -100,6 +100,10 @@ int duet__gemm_kernel_fits(const duet__gemm_caps *caps, const int *tun, duet__ke
 /* The kernels the plan launches, each once, into ids (at most DUET__K_COUNT); returns how
  * many. */
 unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids);
+
+/* Whether k is a GEMV kernel (sgemv, sgemv-dot), whose k slices are summed inside its one launch
+ * (no duet_sgemm_splitk_reduce). */
+int duet__gemm_is_gemv(duet__kernel k);
 
 /* The plan as text: a line for the call, then one per piece and per packed operand, each ending
  * in '\n', into buf (len bytes, always terminated, cut short where it does not fit). Returns the

@@ -127,6 +127,20 @@ static void shape_sgemm_skinny_dot(const int *t, duet__shape *s) {
                      .shared_bytes = (size_t)T(GEMM_SKINNY_S) * DUET__DOT_KC * F};
 }
 
+/* GEMV: a 1D block of GEMV_THREADS over 4 * GEMV_LX outputs (sgemv) or GEMV_THREADS /
+ * GEMV_DOT_LANES (sgemv-dot), its shared memory static. The plan gives its grid (1D, k slices
+ * along z: src/gemm_plan.c). */
+static void shape_sgemv(const int *t, duet__shape *s) {
+  *s = (duet__shape){
+      .tile_x = 4 * T(GEMV_LX), .tile_y = 1, .block_x = T(GEMV_THREADS), .block_y = 1};
+}
+static void shape_sgemv_dot(const int *t, duet__shape *s) {
+  *s = (duet__shape){.tile_x = T(GEMV_THREADS) / T(GEMV_DOT_LANES),
+                     .tile_y = 1,
+                     .block_x = T(GEMV_THREADS),
+                     .block_y = 1};
+}
+
 /* vector add, reduction, stencil: 1D blocks over a 1D grid that the routine gives (the step's
  * `blocks`); the tile is what one block covers in one step. Their shared memory is static. */
 static void shape_line(unsigned block, unsigned per_thread, duet__shape *s) {
@@ -167,6 +181,12 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
 #define FAST_TUNABLES(P)                                                           \
   (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
+/* GEMV: the outputs and k, alpha, v, v_off, ldv, u, u_off, up, beta, c, c_off, cl, then the
+ * call's epoch, the k slices' partial sums and their tickets (kernels_cl/gemm_gemv.cl) */
+#define GEMV_SIG "llfmllmllfmllimm"
+#define GEMV_TUNABLES                                                            \
+  (DUET__TBIT(GEMV_THREADS) | DUET__TBIT(GEMV_LX) | DUET__TBIT(GEMV_DOT_LANES) | \
+   DUET__TBIT(GEMV_UNROLL))
 #define REDUCE_TUNABLES (DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL))
 #define STENCIL_TUNABLES \
   (DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC) | DUET__TBIT(STENCIL_MIN_BLOCKS))
@@ -224,6 +244,10 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                  DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny),
     [DUET__K_SGEMM_SKINNY_DOT] = ROW("duet_sgemm_skinny_dot", GEMM_SKINNY, SKINNY_SIG,
                                      DUET__TBIT(GEMM_SKINNY_S), shape_sgemm_skinny_dot),
+    /* a row or a column of C: sgemv reads the big operand along the outputs, sgemv-dot along k */
+    [DUET__K_SGEMV] = ROW("duet_sgemv", GEMM_GEMV, GEMV_SIG, GEMV_TUNABLES, shape_sgemv),
+    [DUET__K_SGEMV_DOT] =
+        ROW("duet_sgemv_dot", GEMM_GEMV, GEMV_SIG, GEMV_TUNABLES, shape_sgemv_dot),
     /* n, a, b, c */
     [DUET__K_VECTOR_ADD] =
         ROW("duet_vector_add", VECTOR, "lmmm", DUET__TBIT(VADD_BLOCK), shape_vector_add),

@@ -23,6 +23,7 @@
   X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                         \
   X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_") \
   X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                   \
+  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                         \
   X(VECTOR, "vector", "vector", 0, 0)                                                  \
   X(REDUCE, "reduce", "reduce", 0, 0)                                                  \
   X(STENCIL, "stencil", "stencil", 0, 0)
@@ -67,6 +68,8 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_SPLITK_REDUCE)    \
   X(SGEMM_SKINNY)           \
   X(SGEMM_SKINNY_DOT)       \
+  X(SGEMV)                  \
+  X(SGEMV_DOT)              \
   X(VECTOR_ADD)             \
   X(REDUCE_NAIVE)           \
   X(REDUCE_SEQUENTIAL)      \
@@ -143,11 +146,15 @@ typedef struct {
  * m a buffer, l a 64-bit integer, i a 32-bit integer, f a float, g a duet__gemm_scalars, s the
  * shared/__local scratch (CUDA: the launch's dynamic shared memory, not a parameter; OpenCL: a
  * __local argument). */
+/* A set of tunables, a bit each (DUET__TBIT): 128 bits, since the database passed 64 rows (GCC's
+ * and nvcc's unsigned __int128). */
+__extension__ typedef unsigned __int128 duet__tmask;
+
 typedef struct {
   const char *name; /* the kernel's name in kernels_cu/ and kernels_cl/ */
   duet__group group;
   const char *sig;
-  uint64_t tunables; /* DUET__TBIT()s: the values its group is built with */
+  duet__tmask tunables; /* DUET__TBIT()s: the values its group is built with */
   void (*shape)(const int *t, duet__shape *s);
 } duet__kernel_desc;
 

@@ -21,7 +21,7 @@ static const int values[DUET__T_COUNT][DUET__SET_COUNT] = {
 DUET__TUNABLES(DUET__TUNABLE_CHECK)
 #undef DUET__TUNABLE_CHECK
 _Static_assert(DUET__SET_COUNT == DUET__SET_COUNT_, "DUET__SET_COUNT must count the sets");
-_Static_assert(DUET__T_COUNT <= 64, "DUET__TBIT keeps a bit per tunable in 64");
+_Static_assert(DUET__T_COUNT <= 128, "DUET__TBIT keeps a bit per tunable in 128 (duet__tmask)");
 
 static const char *const tunable_names[DUET__T_COUNT] = {
 #define DUET__TUNABLE_NAME(name, ...) #name,
@@ -72,8 +72,8 @@ static const struct {
 };
 
 /* The tunables some kernel is built with; the rest steer the core's plans alone. */
-static uint64_t kernel_tunables(void) {
-  uint64_t used = 0;
+static duet__tmask kernel_tunables(void) {
+  duet__tmask used = 0;
   for (int k = 0; k < DUET__K_COUNT; k++) used |= duet__manifest[k].tunables;
   return used;
 }
@@ -121,7 +121,7 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK_PCT ||
          t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY ||
          t == DUET__T_REDUCE_ONE_PASS || t == DUET__T_STENCIL_MIN_BLOCKS ||
-         t == DUET__T_QUEUE_FLUSH;
+         t == DUET__T_QUEUE_FLUSH || t == DUET__T_GEMM_FAST_GEMV;
 }
 
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet
@@ -148,7 +148,7 @@ static int tunable_named(const char *p, size_t len) {
  * whose kernels are compiled ahead of time takes only the values that steer the core's plans. */
 static int apply_overrides(duet_ctx *ctx, const char *spec) {
   static const char F[] = "duet_ctx_create: DUET_TUNE";
-  const uint64_t built_in = ctx->caps.runtime_compile ? 0 : kernel_tunables();
+  const duet__tmask built_in = ctx->caps.runtime_compile ? 0 : kernel_tunables();
   const char *p = spec;
   while (*p) {
     const char *eq = strchr(p, '='), *end = strchr(p, ',');
@@ -202,7 +202,7 @@ int duet__tuning_resolve(duet_ctx *ctx) {
 }
 
 char *duet__group_options(const duet_ctx *ctx, duet__group g) {
-  uint64_t used = 0;
+  duet__tmask used = 0;
   for (int k = 0; k < DUET__K_COUNT; k++)
     if (duet__manifest[k].group == g) used |= duet__manifest[k].tunables;
   size_t len = 1;

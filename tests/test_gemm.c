@@ -14,11 +14,16 @@ typedef struct {
  * {190, 170, 333} is 9 of the CPU's 64 x 64 tiles, which leave a unit idle: stream-K; fast runs
  * {1, 300, 255}, {3, 700, 301} (B not transposed) and {255, 1, 300}, {521, 2, 130} (A transposed)
  * as skinny strips, split along k, and the same shapes' other transposes (B transposed, A not)
- * as skinny-dot strips. */
+ * as skinny-dot strips. A row or a column of C is a GEMV (sgemv or sgemv-dot by transpose): {1,
+ * 300, 255}, {255, 1, 300}, k = 1 ({517, 1, 1}, {1, 517, 1}), split along k on a CPU ({1, 130,
+ * 2049}, {5, 1, 1500}, {1, 1, 1000}), deep ({1, 1, 100003}, {3, 1, 65537}); the padded lds (+3,
+ * +5) take its unaligned paths, and {65, 65, 1030}, {129, 67, 77} and {100, 257, 129} its offsets
+ * (a row or column cut off as a strip). */
 static const mnk small[] = {
-    {1, 1, 1},       {1, 1, 7},      {7, 5, 3},       {16, 16, 16},  {17, 31, 33}, {64, 64, 64},
-    {100, 257, 129}, {255, 1, 300},  {1, 300, 255},   {300, 200, 0}, {0, 5, 5},    {40, 50, 1030},
-    {129, 67, 77},   {65, 65, 1030}, {190, 170, 333}, {3, 700, 301}, {521, 2, 130}};
+    {1, 1, 1},       {1, 1, 7},      {7, 5, 3},       {16, 16, 16},  {17, 31, 33},   {64, 64, 64},
+    {100, 257, 129}, {255, 1, 300},  {1, 300, 255},   {300, 200, 0}, {0, 5, 5},      {40, 50, 1030},
+    {129, 67, 77},   {65, 65, 1030}, {190, 170, 333}, {3, 700, 301}, {521, 2, 130},  {517, 1, 1},
+    {1, 517, 1},     {1, 130, 2049}, {5, 1, 1500},    {1, 1, 1000},  {1, 1, 100003}, {3, 1, 65537}};
 /* 4095 x 4097 with an odd k: fast's unaligned path at a size with full waves; 1024^2 x 4096:
  * its split-K plan on a large device; 2817 x 1537: a last row and column of the H100's big tiles
  * that fast cuts off as strips (156 tiles, two waves, 132 without them); stream-K on the H100:
@@ -27,7 +32,9 @@ static const mnk small[] = {
  * idle. */
 static const mnk large[] = {{1025, 2049, 513}, {2048, 2048, 2048}, {1, 1u << 20, 64},
                             {1u << 20, 1, 64}, {4095, 4097, 1027}, {1024, 1024, 4096},
-                            {2817, 1537, 300}, {2300, 1530, 999},  {3071, 3073, 300}};
+                            {2817, 1537, 300}, {2300, 1530, 999},  {3071, 3073, 300},
+                            {1, 4097, 4099},   {4099, 1, 4097},    {1, 1, 1u << 22},
+                            {7, 1, 1u << 21}};
 /* (1, 0) must not read C, (0, 1.5) must not read A or B, (2.5, -0.5) mixes everything. */
 static const float alpha_beta[][2] = {{1.0f, 0.0f}, {2.5f, -0.5f}, {0.0f, 1.5f}};
 static const duet_gemm_variant variants[] = {DUET_GEMM_NAIVE, DUET_GEMM_COALESCED,
@@ -57,11 +64,11 @@ static void run(const harness_dev *dev, void *user) {
       for (size_t v = 0; v < COUNT(variants); v++)
         harness_run_sgemm(dev, variants[v], DUET_NO_TRANS, DUET_NO_TRANS, large[s].m, large[s].n,
                           large[s].k, alpha_beta[ab][0], alpha_beta[ab][1], 0);
-    /* fast's other transposes at the large square and odd shapes: a loader per combination */
-    if (large[s].m > 1 && large[s].n > 1)
-      for (int t = 1; t < 4; t++)
-        harness_run_sgemm(dev, DUET_GEMM_FAST, (duet_trans)(t >> 1), (duet_trans)(t & 1),
-                          large[s].m, large[s].n, large[s].k, 2.5f, -0.5f, t == 3);
+    /* fast's other transposes at every shape: a loader per combination, GEMV's two kernels on
+     * each side */
+    for (int t = 1; t < 4; t++)
+      harness_run_sgemm(dev, DUET_GEMM_FAST, (duet_trans)(t >> 1), (duet_trans)(t & 1), large[s].m,
+                        large[s].n, large[s].k, 2.5f, -0.5f, t == 3);
   }
 }
 
@@ -99,8 +106,11 @@ int main(void) {
   static tuned stream_k = {"GEMM_FAST_STREAMK_PCT=1", "streamk"};
   /* packed copies padded to whole tiles, read past m and n by the stream-K kernels too */
   static tuned both = {"GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STREAMK_PCT=1", "pack+streamk"};
+  /* a row or a column of C by skinny, as before GEMV */
+  static tuned no_gemv = {"GEMM_FAST_GEMV=0", "nogemv"};
   harness_for_each_ctx(run_tuned, &packed);
   harness_for_each_ctx(run_tuned, &stream_k);
   harness_for_each_ctx(run_tuned, &both);
+  harness_for_each_ctx(run_tuned, &no_gemv);
   return harness_end();
 }

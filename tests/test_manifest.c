@@ -151,9 +151,10 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
 }
 
 /* Every kernel of fast's plans: big and small tile for each transpose pair, split-K, skinny and
- * skinny-dot in both orientations, and stream-K for each transpose pair (on sk, a context whose set
- * plans it). The calls are derived from the context's tiles and units, so that each reaches its
- * kernel on any device; duet_sgemm_plan says which one does. */
+ * skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and in k slices, and
+ * stream-K for each transpose pair (on sk, a context whose set plans it). The calls are derived
+ * from the context's tiles and units, so that each reaches its kernel on any device;
+ * duet_sgemm_plan says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
@@ -162,23 +163,42 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   const size_t units = dev->info.compute_units ? dev->info.compute_units : 1;
   const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
                              {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
-  const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 1, 700, 301, 1},
+  const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 2, 700, 301, 1},
                                    {DUET_NO_TRANS, DUET_NO_TRANS, 3, 700, 301, 0}};
   const gemm_call skinny_cols[] = {{DUET_TRANS, DUET_NO_TRANS, 700, 3, 301, 1}};
   const gemm_call dot_cols[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 700, 2, 130, 1}};
   const gemm_call dot_rows[] = {{DUET_NO_TRANS, DUET_TRANS, 3, 700, 130, 1}};
+  /* GEMV: a row or a column of C, each orientation on each side, then split along k */
+  const gemm_call gemv_row[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 1, 700, 301, 1}};
+  const gemm_call gemv_col[] = {{DUET_TRANS, DUET_TRANS, 700, 1, 301, 1}};
+  const gemm_call gemv_dot_row[] = {{DUET_TRANS, DUET_TRANS, 1, 700, 301, 1}};
+  const gemm_call gemv_dot_col[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 700, 1, 301, 1}};
+  const gemm_call gemv_split[] = {{DUET_TRANS, DUET_NO_TRANS, 100, 1, 4100, 1}};
+  const gemm_call gemv_dot_split[] = {{DUET_NO_TRANS, DUET_TRANS, 1, 5, 4100, 1}};
   const target t[] = {
       {"split-K", {"duet_sgemm_splitk_reduce", NULL}},
       {"skinny on thin rows", {"duet_sgemm_skinny [", "thin rows"}},
       {"skinny on thin columns", {"duet_sgemm_skinny [", "thin columns"}},
       {"skinny-dot on thin rows", {"duet_sgemm_skinny_dot", "thin rows"}},
       {"skinny-dot on thin columns", {"duet_sgemm_skinny_dot", "thin columns"}},
+      {"sgemv on a row", {"duet_sgemv [", "thin rows"}},
+      {"sgemv on a column", {"duet_sgemv [", "thin columns"}},
+      {"sgemv-dot on a row", {"duet_sgemv_dot [", "thin rows"}},
+      {"sgemv-dot on a column", {"duet_sgemv_dot [", "thin columns"}},
+      {"sgemv in k slices", {"duet_sgemv [", "summed in order"}},
+      {"sgemv-dot in k slices", {"duet_sgemv_dot [", "summed in order"}},
   };
   reach(dev, &t[0], split, sizeof split / sizeof split[0]);
   reach(dev, &t[1], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
   reach(dev, &t[2], skinny_cols, 1);
   reach(dev, &t[3], dot_rows, 1);
   reach(dev, &t[4], dot_cols, 1);
+  reach(dev, &t[5], gemv_row, 1);
+  reach(dev, &t[6], gemv_col, 1);
+  reach(dev, &t[7], gemv_dot_row, 1);
+  reach(dev, &t[8], gemv_dot_col, 1);
+  reach(dev, &t[9], gemv_split, 1);
+  reach(dev, &t[10], gemv_dot_split, 1);
   /* the big and the small tile's kernel of each transpose pair: whole waves of big tiles, and
    * one small tile (the big tile's 75% of units needs two) */
   static const char *const tile_names[2][4][2] = {

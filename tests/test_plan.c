@@ -126,12 +126,19 @@ static void check_plan(const device *d, const want_plan *w) {
                      (int)e->thin);
       harness_expect(&c, q->blocks == e->blocks, "piece %u: %zu blocks, want %zu", i, q->blocks,
                      e->blocks);
-      /* the scratch follows from the rest: split-K's partials, stream-K's slots and flags */
+      /* the scratch follows from the rest: split-K's partials, stream-K's slots and flags,
+       * GEMV's partials (slices x the grid's outputs) and tickets (an output's, or sgemv's float4
+       * of outputs') */
       const size_t tile_bytes =
           (size_t)tun[d->set][DUET__T_GEMM_FAST_BM] * tun[d->set][DUET__T_GEMM_FAST_BN] * 4;
-      const size_t want_work = e->sk_tiles     ? (p.units + e->sk_tiles) * tile_bytes
-                               : e->splits > 1 ? e->splits * e->rows * e->cols * 4
-                                               : 0;
+      const int gemv = duet__gemm_is_gemv(e->kernel);
+      duet__shape ks;
+      duet__manifest[e->kernel].shape(tun[d->set], &ks);
+      const size_t grid_outputs = e->blocks * ks.tile_x;
+      const size_t want_work = e->sk_tiles             ? (p.units + e->sk_tiles) * tile_bytes
+                               : gemv && e->splits > 1 ? e->splits * grid_outputs * 4
+                               : e->splits > 1         ? e->splits * e->rows * e->cols * 4
+                                                       : 0;
       harness_expect(&c, q->work_bytes == want_work, "piece %u: work %zu bytes, want %zu", i,
                      q->work_bytes, want_work);
       /* a flag per shared tile, then a stamp per slot and work-item (TM x TN outputs each) */
@@ -139,12 +146,14 @@ static void check_plan(const device *d, const want_plan *w) {
                            tun[d->set][DUET__T_GEMM_FAST_BN] /
                            (tun[d->set][DUET__T_GEMM_FAST_TM] * tun[d->set][DUET__T_GEMM_FAST_TN]);
       const size_t want_flags =
-          e->sk_tiles ? (e->sk_tiles + (p.units + e->sk_tiles) * items) * sizeof(int) : 0;
+          e->sk_tiles             ? (e->sk_tiles + (p.units + e->sk_tiles) * items) * sizeof(int)
+          : gemv && e->splits > 1 ? grid_outputs / (e->kernel == K(SGEMV) ? 4 : 1) * sizeof(int)
+                                  : 0;
       harness_expect(&c, q->flag_bytes == want_flags, "piece %u: flags %zu bytes, want %zu", i,
                      q->flag_bytes, want_flags);
       if (q->work_bytes > work) work = q->work_bytes;
       if (q->flag_bytes > flags) flags = q->flag_bytes;
-      launches += 1 + (q->splits > 1);
+      launches += 1 + (q->splits > 1 && !gemv); /* GEMV sums its slices in its one launch */
     }
     harness_expect(&c, p.work_bytes == work && p.flag_bytes == flags,
                    "plan scratch %zu + %zu bytes, pieces' most %zu + %zu", p.work_bytes,
@@ -221,18 +230,19 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_TT, 4))},
       {"small tile without split-K: k too short to slice", CALL(FAST, NN, 1024, 1024, 256),
        FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 1024, FAST_SMALL_NN))},
-      {"issue 22's 4097: A and B packed, the last row cut off as a skinny strip",
+      {"issue 22's 4097: A and B packed, the last row cut off as a GEMV strip (a block more for "
+       "its shift)",
        CALL(AUTO, NN, 4097, 4097, 4097),
        FAST_PLAN(1, 1, 2, PIECE(0, 4096, 0, 4097, FAST_NN),
-                 THIN_PIECE(4096, 1, 0, 4097, SGEMM_SKINNY, 32, ROWS, 17))},
+                 THIN_PIECE(4096, 1, 0, 4097, SGEMV, 32, ROWS, 33))},
       {"issue 22's 4095: packed, no strip (the last tiles are more than half full)",
        CALL(AUTO, NN, 4095, 4095, 4095), FAST_PLAN(1, 1, 1, PIECE(0, 4095, 0, 4095, FAST_NN))},
-      {"the last column cut off (544 tiles in 5 waves, 528 in 4): skinny-dot on thin columns",
+      {"the last column cut off (544 tiles in 5 waves, 528 in 4): GEMV-dot on a column",
        CALL(FAST, NN, 4096, 4225, 4096), .ldb = 4228,
        FAST_PLAN(0, 0, 2, PIECE(0, 4096, 0, 4224, FAST_NN),
-                 THIN_PIECE(0, 4096, 4224, 1, SGEMM_SKINNY_DOT, 2, COLS, 512))},
-      {"skinny, thin rows (1 x n, B read along the row)", CALL(FAST, NN, 1, 4096, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMM_SKINNY, 33, ROWS, 16))},
+                 THIN_PIECE(0, 4096, 4224, 1, SGEMV_DOT, 3, COLS, 512))},
+      {"skinny, thin rows (2 x n, B read along the rows)", CALL(FAST, NN, 2, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 2, 0, 4096, SGEMM_SKINNY, 33, ROWS, 16))},
       /* B's ld of 3 or 2 is packed to 128, a whole tile, though no tile reads it: today's policy
        * decides packing before the pieces */
       {"skinny, thin columns (A^T read along the column)", CALL(FAST, TN, 4096, 3, 4096),
@@ -243,8 +253,34 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4, 0, 4096, SGEMM_SKINNY_DOT, 2, ROWS, 512))},
       {"five rows are no strip: the small tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_SMALL_NN, 8))},
-      {"AUTO, one row of C: coalesced", CALL(AUTO, NN, 1, 4096, 4096),
-       SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
+      /* GEMV, issue 22: a row or a column of C in all four transposes, one launch each */
+      {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 32 slices",
+       CALL(AUTO, NN, 1, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 32, ROWS, 33))},
+      {"AUTO, one row, A transposed: sgemv", CALL(AUTO, TN, 1, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 32, ROWS, 33))},
+      {"AUTO, one row, B^T: sgemv-dot along B's rows", CALL(AUTO, NT, 1, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV_DOT, 3, ROWS, 512))},
+      {"AUTO, one row, both transposed: sgemv-dot", CALL(AUTO, TT, 1, 4096, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV_DOT, 3, ROWS, 512))},
+      {"AUTO, one column: sgemv-dot along A's rows, B not packed", CALL(AUTO, NN, 4096, 1, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV_DOT, 3, COLS, 512))},
+      {"AUTO, one column, B^T: sgemv-dot", CALL(AUTO, NT, 4096, 1, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV_DOT, 3, COLS, 512))},
+      {"AUTO, one column, A^T: sgemv along A's stored rows", CALL(AUTO, TN, 4096, 1, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV, 32, COLS, 33))},
+      {"AUTO, one column, both transposed: sgemv", CALL(AUTO, TT, 4096, 1, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV, 32, COLS, 33))},
+      {"GEMV at 1024: slices of GEMV_SPLIT_MIN_K (128)", CALL(AUTO, NN, 1, 1024, 1024),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 1024, SGEMV, 8, ROWS, 9))},
+      {"GEMV, k too short to slice", CALL(AUTO, NN, 1, 4096, 200),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 1, ROWS, 33))},
+      {"GEMV, deep k: 2 blocks x 528 slices", CALL(AUTO, NN, 16, 1, 262144),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 16, 0, 1, SGEMV_DOT, 528, COLS, 2))},
+      {"GEMV, 1 x 1: a dot product, B^T contiguous", CALL(AUTO, TT, 1, 1, 65536),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 1, SGEMV_DOT, 512, ROWS, 1))},
+      {"GEMV, unaligned ld: nothing packed", CALL(AUTO, TN, 4095, 1, 4097),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4095, 0, 1, SGEMV, 32, COLS, 33))},
       {"register", CALL(REGISTER, NN, 512, 512, 512), SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)},
       {"tiled", CALL(TILED, TT, 512, 512, 512), SIMPLE_PLAN(TILED, SGEMM_TILED)},
       {"coalesced", CALL(COALESCED, NT, 33, 65, 17), SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
@@ -264,6 +300,12 @@ static void pocl(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 40, 0, 50, SGEMM_FAST_SMALL_NT, 2))},
       {"skinny, thin rows", CALL(AUTO, NN, 3, 700, 301),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 3, 0, 700, SGEMM_SKINNY, 3, ROWS, 3))},
+      {"one row: sgemv, 11 blocks of 64 outputs, k too short to slice", CALL(AUTO, NN, 1, 700, 301),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 700, SGEMV, 1, ROWS, 11))},
+      {"one column: sgemv-dot, 8 outputs a block", CALL(AUTO, NN, 700, 1, 3001),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 700, 0, 1, SGEMV_DOT, 1, COLS, 88))},
+      {"one row of B^T: sgemv-dot in 4 slices", CALL(AUTO, NT, 1, 5, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 5, SGEMV_DOT, 4, ROWS, 1))},
       {"skinny-dot on thin columns, the last 9 rows cut off as a strip",
        CALL(AUTO, NT, 521, 2, 130),
        FAST_PLAN(0, 0, 2, THIN_PIECE(0, 512, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 64),
@@ -277,7 +319,7 @@ static void pocl(const device *d) {
 }
 
 /* AUTO's fallbacks: what a device cannot run, or a kernel that failed to load, hands the call to
- * the next variant: fast, tiled, register, coalesced, naive (m = 1: coalesced first). */
+ * the next variant: fast, tiled, register, coalesced, naive. */
 static void fallbacks(void) {
   device d = dev("a CPU of 128 work-items", DUET__SET_CPU, 2, 128, 1024 * KIB);
   const want_plan keep[] = {
@@ -285,9 +327,9 @@ static void fallbacks(void) {
        * on 2 units: the last 3 stream-K) */
       {"skinny does not fit: fast's tile", CALL(AUTO, NN, 3, 700, 301),
        FAST_PLAN(0, 0, 1, SK_PIECE(0, 3, 0, 700, SGEMM_FAST_SK_NN, 3, 10))},
-      /* AUTO, m == 1: coalesced's 256 do not fit, fast's 64 do (5 tiles: the last 3 stream-K) */
-      {"one row, coalesced too large: fast", CALL(AUTO, NN, 1, 300, 255),
-       FAST_PLAN(0, 0, 1, SK_PIECE(0, 1, 0, 300, SGEMM_FAST_SK_NN, 3, 4))},
+      /* AUTO, m == 1: fast's plan, GEMV's 64 fit */
+      {"one row: GEMV", CALL(AUTO, NN, 1, 300, 255),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 300, SGEMV, 1, ROWS, 5))},
   };
   for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) check_plan(&d, &keep[i]);
   /* a large device whose kernels fail to load one after the other */
@@ -324,6 +366,13 @@ static void fallbacks(void) {
   const want_plan own = {"tiled's own limit: register", CALL(AUTO, NN, 128, 128, 128),
                          SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)};
   check_plan(&d, &own);
+  /* GEMV's group failed to build: a row of C goes to skinny */
+  d = dev("PoCL whose GEMV build failed", DUET__SET_CPU, 2, 4096, 1024 * KIB);
+  d.caps.unusable = 1ull << K(SGEMV) | 1ull << K(SGEMV_DOT);
+  const want_plan no_gemv = {
+      "GEMV does not load: skinny", CALL(AUTO, NN, 1, 700, 301),
+      FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 700, SGEMM_SKINNY, 3, ROWS, 3))};
+  check_plan(&d, &no_gemv);
   /* the H100's set on 128 work-items: no variant has fewer than 256 */
   d = dev("an H100-set device of 128 work-items", DUET__SET_NVIDIA_SM80, 132, 128, 48 * KIB);
   const want_plan small[] = {

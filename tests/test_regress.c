@@ -5,7 +5,7 @@
  *     groups): 5 x 5 x 9 with GEMM_FAST_BIG_PCT=1 on 5 compute units, then 64^3 on the same
  *     context, whose flags the first call must not have left dirty; and flags that a launch
  *     which failed half-way left behind (the DUET_TEST_STALE_FLAGS hook);
- *   - split-K's alpha applied once, to the sum (fast's small tile, skinny, skinny-dot);
+ *   - split-K's alpha applied once, to the sum (fast's small tile, skinny, skinny-dot, GEMV);
  *   - AUTO on a device limited to 128 work-items, and with fast's group failing to build;
  *   - DUET_TUNE values that break a rule of the tuning database (one case per rule), and
  *     DUET_TUNE's numbers parsed digits only, as DUET_DEVICE's.
@@ -186,25 +186,41 @@ static float ones(size_t i, uint64_t seed) {
   return 1.0f;
 }
 
+/* The same over k = 512 (GEMV slices k at no less than GEMV_SPLIT_MIN_K, 256 on the cpu set). */
+static float halves512(size_t i, uint64_t seed) {
+  (void)seed;
+  return i < 256 ? 1.5f / 256 : -1.0f / 256;
+}
+
 /* Split-K applies alpha and beta once, to the sum of the slices. */
 static void split_k(const harness_dev *dev, void *user) {
   (void)user;
   const gemm_call calls[] = {
-      /* skinny, then skinny-dot, each split along k */
-      {FAST, NN, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny", DUET_OK},
-      {FAST, DUET_NO_TRANS, DUET_TRANS, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny_dot",
-       DUET_OK},
-      {FAST, NN, 1, 1, 128, 3e38f, 0.5f, halves, ones, "skinny", DUET_OK},
-      {DUET_GEMM_TILED, NN, 1, 1, 128, 3e38f, 0.0f, halves, ones, NULL, DUET_OK},
+      /* GEMV, GEMV-dot: a 1 x 1 product in k slices, summed in its one launch */
+      {FAST, DUET_TRANS, DUET_NO_TRANS, 1, 1, 512, 3e38f, 0.0f, halves512, ones, "sgemv", DUET_OK},
+      {FAST, NN, 1, 1, 512, 3e38f, 0.0f, halves512, ones, "sgemv_dot", DUET_OK},
+      {FAST, NN, 1, 1, 512, 3e38f, 0.5f, halves512, ones, "sgemv_dot", DUET_OK},
+      {DUET_GEMM_TILED, NN, 1, 1, 512, 3e38f, 0.0f, halves512, ones, NULL, DUET_OK},
       /* the small tile split along k: slices of either sign */
       {FAST, NN, 40, 50, 1030, INFINITY, 0.0f, NULL, NULL, "splitk_reduce", DUET_OK},
       {FAST, NN, 40, 50, 1030, 3e38f, 3e38f, NULL, NULL, "splitk_reduce", DUET_OK},
       {DUET_GEMM_TILED, NN, 40, 50, 1030, INFINITY, 0.0f, NULL, NULL, NULL, DUET_OK},
   };
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(dev, dev->ctx, &calls[i]);
+  /* skinny, then skinny-dot, each split along k: a row of C is theirs without GEMV */
+  harness_dev d;
+  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_GEMV=0")) return;
+  const gemm_call thin[] = {
+      {FAST, NN, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny", DUET_OK},
+      {FAST, DUET_NO_TRANS, DUET_TRANS, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny_dot",
+       DUET_OK},
+      {FAST, NN, 1, 1, 128, 3e38f, 0.5f, halves, ones, "skinny", DUET_OK},
+  };
+  for (size_t i = 0; i < sizeof thin / sizeof thin[0]; i++) run_gemm(&d, d.ctx, &thin[i]);
+  duet_ctx_destroy(d.ctx);
 }
 
-/* AUTO's shapes that coalesced (m = 1), skinny and skinny-dot (thin strips) would take with 256
+/* AUTO's shapes that GEMV (m or n 1), skinny and skinny-dot (thin strips) would take with 256
  * work-items, on a device limited to 128 (DUET_TEST_MAX_BLOCK_THREADS, with the cpu set): another
  * variant computes them. */
 static const gemm_call thin[] = {
@@ -296,6 +312,10 @@ static const struct {
     {"REDUCE_ONE_PASS=2", "REDUCE_ONE_PASS"},
     {"STENCIL_MIN_BLOCKS=17", "STENCIL_MIN_BLOCKS"},
     {"QUEUE_FLUSH=3", "QUEUE_FLUSH"},
+    {"GEMV_THREADS=48", "GEMV_THREADS"},
+    {"GEMV_LX=24", "GEMV_LX"},
+    {"GEMV_DOT_LANES=12", "GEMV_DOT_LANES"},
+    {"GEMV_UNROLL=17", "GEMV_UNROLL"},
 };
 
 static void tunable_rules(const harness_dev *dev, void *user) {
