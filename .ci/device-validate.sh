@@ -18,6 +18,8 @@
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
 # $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after);
 # kernelsrc: registers, spills and SASS of the GEMM kernels written once, from libduet.so.
+# gemv: issue 22's one row or column of C (kernels_cl/gemm_gemv.cl) at every transpose against
+# cuBLAS and CLBlast, the copy's rate beside it, skinny's (the before), then GEMV_* values swept
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -258,6 +260,57 @@ if has suite; then
     --backend all --save "$logs/$tag" ${SUITE_ARGS:-} 2>"$logs/$tag.err" | tee "$logs/$tag.txt"
   echo "suite rc=${PIPESTATUS[0]} in $(($(date +%s) - start)) s"
   grep -v '^duet-bench: wrote' "$logs/$tag.err" | head -20
+fi
+
+# gemv: a row (m = 1) or a column (n = 1) of C, the four transposes (a run each), sizes from 1024
+# (launch-bound) to 16384 and deep k, AUTO (the GEMV plan) beside cuBLAS and CLBlast on both
+# backends in one run;
+# A's (or B's) read rate is 2 x the GFLOP/s column (4 bytes per multiply-add), to set beside
+# duet_buf_copy's GB/s printed first (the device copy's, 2.9-3.0 TB/s on the H100). Then the
+# plans, skinny's times (GEMM_FAST_GEMV=0, the before), and each DUET_TUNE spec of GEMV_SWEEP (';'
+# separated) at GEMV_TUNE_SIZES: plan values (GEMV_SPLIT_PER_CU, GEMV_SPLIT_MIN_K) on both
+# backends, kernel values (GEMV_THREADS, GEMV_LX, GEMV_DOT_LANES, GEMV_UNROLL) on NVIDIA's OpenCL
+# alone (CUDA's are compiled in). compute-sanitizer runs the GEMV kernels in the sanitize stage
+# (test_manifest reaches both, in k slices too).
+if has gemv; then
+  echo "=== gemv (issue 22)"
+  export DUET_OPENCL_PLATFORM=NVIDIA
+  B=tools/duet-bench
+  ops() { # ops nn|nt|tn|tt: duet-bench's flags for op(A), op(B)
+    case $1 in nn) ;; nt) echo --tb ;; tn) echo --ta ;; tt) echo --ta --tb ;; esac
+  }
+  sizes=${GEMV_SIZES:-1x1024x1024,1024x1x1024,1x2048x2048,2048x1x2048,1x4096x4096,4096x1x4096,1x8192x8192,8192x1x8192,1x16384x16384,16384x1x16384,1x4097x4099,4099x1x4097,16x1x262144,1x16x262144,1x1x1048576}
+  tsizes=${GEMV_TUNE_SIZES:-1x1024x1024,1024x1x1024,1x4096x4096,4096x1x4096,1x16384x16384,16384x1x16384}
+  $B copy --backend all --variant buf_copy --sizes 4096,8192,16384 2>/dev/null | tee "$logs/gemv-copy.txt"
+  # nn and tt reach both kernels on both sides: a row by sgemv (nn) and sgemv-dot (tt), a column
+  # by sgemv-dot (nn) and sgemv (tt); nt and tn the same kernels with the other operand's layout
+  for t in nn nt tn tt; do
+    echo "--- gemv $t"
+    $B gemm --backend all --variant auto,cublas,clblast --sizes "$sizes" $(ops $t) \
+      2>"$logs/gemv-$t.err" | tee "$logs/gemv-$t.txt"
+  done
+  for shape in "1 4096 4096" "1 4096 4096 --tb" "4096 1 4096" "4096 1 4096 --ta" "1 1024 1024" \
+    "16 1 262144" "1 16384 16384"; do
+    set -- $shape
+    $B plan --backend all -m $1 -n $2 -k $3 "${@:4}" 2>&1 | tee -a "$logs/gemv-plan.txt"
+  done
+  for t in nn tt; do
+    echo "=== gemv $t: GEMM_FAST_GEMV=0 (skinny, as before GEMV)"
+    DUET_TUNE=GEMM_FAST_GEMV=0 $B gemm --backend all --variant auto --sizes "$tsizes" $(ops $t) \
+      2>/dev/null | tee "$logs/gemv-skinny-$t.txt"
+  done
+  IFS=';' read -ra specs <<<"${GEMV_SWEEP:-GEMV_SPLIT_PER_CU=2;GEMV_SPLIT_PER_CU=4;GEMV_SPLIT_PER_CU=16;GEMV_SPLIT_MIN_K=64;GEMV_SPLIT_MIN_K=512;GEMV_UNROLL=2;GEMV_UNROLL=8;GEMV_THREADS=128;GEMV_THREADS=512;GEMV_LX=64;GEMV_LX=128;GEMV_DOT_LANES=8;GEMV_DOT_LANES=16}"
+  for spec in "${specs[@]}"; do
+    tag=$(echo "$spec" | tr -c 'A-Za-z0-9=\n' '_' | sed 's/__*/_/g')
+    backends=all
+    case $spec in *GEMV_THREADS* | *GEMV_LX* | *GEMV_DOT_LANES* | *GEMV_UNROLL*) backends=opencl ;; esac
+    for t in nn tt; do
+      echo "=== gemv $t: DUET_TUNE=$spec ($backends)"
+      DUET_TUNE=$spec $B gemm --backend $backends --variant auto --sizes "$tsizes" $(ops $t) \
+        2>&1 | tee "$logs/gemv-tune-$tag-$t.txt"
+    done
+  done
+  unset DUET_OPENCL_PLATFORM
 fi
 
 if has program; then

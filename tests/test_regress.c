@@ -5,7 +5,8 @@
  *     groups): 5 x 5 x 9 with GEMM_FAST_BIG_PCT=1 on 5 compute units, then 64^3 on the same
  *     context, whose flags the first call must not have left dirty; and flags that a launch
  *     which failed half-way left behind (the DUET_TEST_STALE_FLAGS hook);
- *   - split-K's alpha applied once, to the sum (fast's small tile, skinny, skinny-dot, GEMV);
+ *   - split-K's alpha applied once, to the sum (fast's small tile, skinny, skinny-dot, GEMV), and
+ *     GEMV's slices summed to the same bits on every call;
  *   - AUTO on a device limited to 128 work-items, and with fast's group failing to build;
  *   - DUET_TUNE values that break a rule of the tuning database (one case per rule), and
  *     DUET_TUNE's numbers parsed digits only, as DUET_DEVICE's.
@@ -220,6 +221,63 @@ static void split_k(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* GEMV's k slices are added in slice order by whichever thread finishes an output last, so that
+ * repeated calls give the same bits (PoCL, with 5 units here, preempts groups mid-launch). Each
+ * shape is a row or a column whose plan on this device is split; SKIP where it is not. */
+static void gemv_bits(const harness_dev *dev, void *user) {
+  (void)user;
+  static const struct {
+    duet_trans ta, tb;
+    size_t m, n, k;
+  } shapes[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 1, 300, 20000},
+                {DUET_NO_TRANS, DUET_NO_TRANS, 33, 1, 60000}};
+  enum { CALLS = 50 };
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    const duet_trans ta = shapes[s].ta, tb = shapes[s].tb;
+    const size_t m = shapes[s].m, n = shapes[s].n, k = shapes[s].k;
+    harness_case c;
+    harness_case_begin(&c, dev,
+                       "sgemm fast %zu x %zu x %zu: GEMV in k slices, the same bits on %d calls", m,
+                       n, k, CALLS);
+    char text[2048];
+    const size_t lda = ta ? m : k, ldb = tb ? k : n;
+    if (duet_sgemm_plan(dev->ctx, DUET_GEMM_FAST, ta, tb, m, n, k, lda, ldb, text, sizeof text) ||
+        !strstr(text, "summed in order")) {
+      harness_case_skip(&c, "this device's plan is no GEMV in k slices: %s", text);
+      continue;
+    }
+    harness_mat a = {0}, b = {0}, cm = {0};
+    harness_rng rng = harness_rng_make(c.seed);
+    int st = harness_mat_init(&a, dev->ctx, ta ? k : m, ta ? m : k, lda);
+    if (!st) st = harness_mat_init(&b, dev->ctx, tb ? n : k, tb ? k : n, ldb);
+    if (!st) st = harness_mat_init(&cm, dev->ctx, m, n, n);
+    if (!st) st = harness_mat_fill(&a, HARNESS_FILL_UNIT, &rng);
+    if (!st) st = harness_mat_fill(&b, HARNESS_FILL_UNIT, &rng);
+    float *first = malloc(cm.len * sizeof *first), *got = malloc(cm.len * sizeof *got);
+    if (harness_expect_status(&c, st, DUET_OK, dev->ctx, "harness_mat_init") &&
+        harness_expect(&c, first && got, "no host memory")) {
+      int differ = 0;
+      for (int i = 0; i < CALLS && !c.failed; i++) {
+        st = duet_sgemm(dev->ctx, DUET_GEMM_FAST, ta, tb, m, n, k, 1.0f, a.buf, lda, b.buf, ldb,
+                        0.0f, cm.buf, n);
+        if (!harness_expect_status(&c, st, DUET_OK, dev->ctx, "duet_sgemm") ||
+            !harness_expect_status(&c, harness_mat_read(&cm, i ? got : first), DUET_OK, dev->ctx,
+                                   "duet_buf_read"))
+          break;
+        differ += i && memcmp(got, first, cm.len * sizeof *got) != 0;
+      }
+      harness_expect(&c, differ == 0, "%d of %d calls gave other bits than the first", differ,
+                     CALLS - 1);
+    }
+    free(first);
+    free(got);
+    harness_mat_free(&a);
+    harness_mat_free(&b);
+    harness_mat_free(&cm);
+    harness_case_end(&c);
+  }
+}
+
 /* AUTO's shapes that GEMV (m or n 1), skinny and skinny-dot (thin strips) would take with 256
  * work-items, on a device limited to 128 (DUET_TEST_MAX_BLOCK_THREADS, with the cpu set): another
  * variant computes them. */
@@ -396,6 +454,7 @@ int main(void) {
   harness_for_each_ctx(stream_k, NULL);
   harness_for_each_ctx(stale_flags, NULL);
   harness_for_each_ctx(split_k, NULL);
+  harness_for_each_ctx(gemv_bits, NULL);
   harness_for_each_ctx(auto_small_blocks, NULL);
   harness_for_each_ctx(auto_broken_group, NULL);
   harness_for_each_ctx(tunable_rules, NULL);
