@@ -37,9 +37,9 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
   harness_case_begin(&c, dev, "tunables of set %s", set);
   harness_expect(&c, strcmp(duet_ctx_tuning(ctx), set) == 0, "duet_ctx_tuning = %s",
                  duet_ctx_tuning(ctx));
-  const char *name, *names[64];
+  const char *name, *names[128]; /* at most 128 tunables (duet__tmask) */
   int value, n = 0;
-  while (n < 64 && duet_ctx_tunable(ctx, n, &name, &value) == DUET_OK) {
+  while (n < 128 && duet_ctx_tunable(ctx, n, &name, &value) == DUET_OK) {
     names[n] = name;
     harness_expect(&c, name && *name, "tunable %d has no name", n);
     harness_expect(&c, value >= 0 && value <= 4096, "%s = %d", name, value);
