@@ -17,7 +17,7 @@
 # beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them);
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
 # $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after);
-# kernelsrc: registers, spills and SASS of the GEMM kernels written once, from libduet.so.
+# kernelsrc: registers, spills and SASS of the GEMM kernels written once (GEMV too), from libduet.so.
 # gemv: issue 22's one row or column of C (kernels_cl/gemm_gemv.cl) at every transpose against
 # cuBLAS and CLBlast, the copy's rate beside it, skinny's (the before), then GEMV_* values swept
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
@@ -228,10 +228,10 @@ if has kernelsrc; then
   arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   cuobjdump -res-usage .libs/libduet.so 2>/dev/null |
     awk '/arch =/ { a = $0 } /Function/ { f = $0; next } f != "" && /REG:/ {
-      if (f ~ /sgemm_fast|sgemm_skinny|splitk_reduce/) print a " " f " " $0; f = "" }' |
+      if (f ~ /sgemm_fast|sgemm_skinny|splitk_reduce|sgemv/) print a " " f " " $0; f = "" }' |
     sed 's/  */ /g' | tee "$logs/kernelsrc-res-usage.txt"
   cuobjdump -sass -arch $arch .libs/libduet.so 2>/dev/null |
-    awk '/Function :/ { keep = $0 ~ /sgemm_fast|sgemm_skinny|splitk_reduce/ } keep' \
+    awk '/Function :/ { keep = $0 ~ /sgemm_fast|sgemm_skinny|splitk_reduce|sgemv/ } keep' \
       >"$logs/kernelsrc-sass.txt"
   echo "kernelsrc-sass.txt: $(grep -c 'Function :' "$logs/kernelsrc-sass.txt") kernels, $(wc -l <"$logs/kernelsrc-sass.txt") lines"
 fi
