@@ -201,8 +201,9 @@ if has gaps; then
   echo "test_queues rc=$? $(grep -h '^harness' "$logs/gaps-queues.log")"
   grep -E '^FAIL' "$logs/gaps-queues.log" | cut -c1-200
   for tool in memcheck racecheck synccheck; do
-    (OMP_NUM_THREADS=1 DUET_BACKEND=cuda timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
-      tests/test_reduce_once >"$logs/gaps-sanitizer-$tool.log" 2>&1
+    (OMP_NUM_THREADS=1 DUET_BACKEND=cuda DUET_TEST_REDUCE_LAUNCHES=20 timeout 240 \
+      compute-sanitizer --tool $tool --error-exitcode 9 tests/test_reduce_once \
+      >"$logs/gaps-sanitizer-$tool.log" 2>&1
     echo "compute-sanitizer --tool $tool test_reduce_once: rc=$? $(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|^harness:' "$logs/gaps-sanitizer-$tool.log" | tr '\n' ' ')" \
       >"$logs/gaps-sanitizer-$tool.summary") &
   done

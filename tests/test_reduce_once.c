@@ -12,7 +12,7 @@
  * PoCL takes its compute units from POCL_MAX_PTHREAD_COUNT when it starts, so this program sets
  * it to 32 (more threads than the machine has cores: groups are preempted between their store
  * and their ticket) before anything touches OpenCL. DUET_TEST_REDUCE_REPEAT=N runs N times the
- * launches (a longer stress on a GPU). */
+ * launches (a longer stress on a GPU), DUET_TEST_REDUCE_LAUNCHES=N at most N a case. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,9 +128,12 @@ static void hammer(harness_case *c, side *s, const data *d, int launches) {
                    d->ref[v], d->bound[v]);
 }
 
-static int repeat(void) {
-  const char *r = getenv("DUET_TEST_REDUCE_REPEAT");
-  return r && atoi(r) > 0 ? atoi(r) : 1;
+/* A case's launches: times DUET_TEST_REDUCE_REPEAT, at most DUET_TEST_REDUCE_LAUNCHES (a short
+ * run under compute-sanitizer, which needs each path once, not thousands of launches). */
+static int launches_of(int base) {
+  const char *r = getenv("DUET_TEST_REDUCE_REPEAT"), *cap = getenv("DUET_TEST_REDUCE_LAUNCHES");
+  const int n = base * (r && atoi(r) > 0 ? atoi(r) : 1);
+  return cap && atoi(cap) > 0 && atoi(cap) < n ? atoi(cap) : n;
 }
 
 /* Each size on one REDUCE_ONE_PASS=1 context: its plan (one launch of shuffle_once where the
@@ -155,7 +158,7 @@ static void stress(const harness_dev *dev, void *user) {
   int total = 0;
   for (size_t i = 0; i < COUNT(sizes); i++) {
     const size_t n = sizes[i].n;
-    const int launches = sizes[i].launches * repeat();
+    const int launches = launches_of(sizes[i].launches);
     harness_case_begin(&c, dev, "reduce_sum shuffle one pass n=%zu x%d launches", n, launches);
     data d = {0};
     char plan[400];
@@ -197,7 +200,7 @@ static void stale(const harness_dev *dev, void *user) {
     if (ok) {
       harness_env saved = harness_env_set("DUET_TEST_STALE_TICKET", words[i]);
       ok = side_open(&c, dev, &s, "REDUCE_ONE_PASS=1", n, d.host);
-      if (ok) hammer(&c, &s, &d, 40); /* the arena makes the ticket, stale, at the first */
+      if (ok) hammer(&c, &s, &d, launches_of(40)); /* the ticket is made, stale, at the first */
       harness_env_restore(&saved);
     }
     if (s.ctx) side_close(&s);
