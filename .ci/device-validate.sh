@@ -13,6 +13,8 @@
 # streamk: tests/test_streamk, stream-K's publish under many launches, on every platform;
 # gaps: issue 19's three H100 gaps, candidates against the defaults in one call (reduction
 # against CUB, stencil r3/r16, overlap on both backends; see the stage below);
+# shapes: issue 22's shape classes, AUTO beside cuBLAS and CLBlast, under each DUET_TUNE spec of
+# SHAPES_TUNE (the plan's cost model and split-K limits), both backends, a table per spec;
 # onesource: duet-bench's rows of the GEMM kernels written once (kernels_cl/gemm_fast.cl, gemm_skinny.cl), both backends, to set
 # beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them);
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
@@ -310,6 +312,35 @@ if has gemv; then
       DUET_TUNE=$spec $B gemm --backend $backends --variant auto --sizes "$tsizes" $(ops $t) \
         2>&1 | tee "$logs/gemv-tune-$tag-$t.txt"
     done
+  done
+  unset DUET_OPENCL_PLATFORM
+fi
+
+# shapes (issue 22): AUTO's plans for deep k, small squares, shallow k and the transposes, timed
+# beside cuBLAS (CLBlast too on OpenCL), one process per spec: the device's own values first, then
+# each DUET_TUNE spec of SHAPES_TUNE (';'-separated), plan tunables only, which CUDA takes too
+# (src/duet_tunables.h says what each means; docs/results/tuning-notes.md why the defaults), at
+# SHAPES_SIZES (nn; a single N is N^3). The first spec is about the plans before issue 22's rules
+# (8 slices of at least 256, no tiny tile). Then the plans of the classes' examples (the suite
+# stage times every class, transposes included, at the defaults).
+if has shapes; then
+  echo "=== shapes (issue 22)"
+  export DUET_OPENCL_PLATFORM=NVIDIA
+  sizes=${SHAPES_SIZES:-128x128x65536,128x128x16384,64x64x262144,512x512x65536,32,64,128,256,512,1000,1024,2048,8192x8192x64,4096x4096x16}
+  IFS=';' read -ra specs <<<"${SHAPES_TUNE-GEMM_SPLITK_MAX=8,GEMM_SPLITK_MIN_K=256,GEMM_FAST_TINY_PCT=1;GEMM_SPLITK_MIN_K=32;GEMM_SPLITK_MIN_K=128;GEMM_SPLITK_LAUNCH=3;GEMM_SPLITK_LAUNCH=16;GEMM_FAST_TINY_PCT=50;GEMM_FAST_TINY_PCT=120;GEMM_COST_LAT=250;GEMM_COST_LAT=1000;GEMM_FAST_SHALLOW_K=64}"
+  for spec in "" "${specs[@]}"; do
+    tag=$(echo "${spec:-defaults}" | tr -c 'A-Za-z0-9=\n' '_' | sed 's/__*/_/g')
+    echo "=== shapes DUET_TUNE=${spec:-(none: the device set values)}"
+    start=$(date +%s)
+    DUET_TUNE=$spec timeout ${SHAPES_TIMEOUT:-60} tools/duet-bench gemm --backend all \
+      --variant ${SHAPES_VARIANTS:-auto,cublas,clblast} --sizes $sizes 2>"$logs/shapes-$tag.err" |
+      tee "$logs/shapes-$tag.txt"
+    echo "($(($(date +%s) - start)) s)"
+  done
+  for shape in "128 128 65536" "64 64 262144" "256 256 256" "512 512 512" "1000 1000 1000 --ta --tb" \
+    "1000 1000 1000" "4096 4096 4096 --tb" "8192 8192 64" "32 32 32"; do
+    set -- $shape
+    tools/duet-bench plan --backend cuda -m $1 -n $2 -k $3 "${@:4}" 2>&1 | tee -a "$logs/shapes-plan.txt"
   done
   unset DUET_OPENCL_PLATFORM
 fi

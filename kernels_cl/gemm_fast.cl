@@ -652,9 +652,12 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 
 /* Split-K reduction: C = alpha * (sum over z of work[z * m * n + i * n + j]) + beta * C, C
  * starting c_off floats into its buffer (the slices hold plain partial products; beta == 0 never
- * reads C). One thread per element, any 2D block, grid-stride in both directions. (The indices
- * are written out in 64 bits rather than as DUET_GLOBAL_IDX's size_t: nvcc then unrolls the
- * loop over the slices as the CUDA twin did.) */
+ * reads C). The block's GEMM_SPLITK_REDUCE_TILE x lanes take as many consecutive columns of a row;
+ * its GEMM_SPLITK_REDUCE_ROWS y lanes share out the slices: lz = min(splits, ROWS) lanes per
+ * element, slice z to lane z % lz, each lane summing its slices in order, and then the first adds
+ * the lanes' sums in lane order (a fixed order: the same bits on every run), ROWS / lz rows of C at
+ * a time. So a C of a few tiles, cut into hundreds of slices, still has every lane of the device
+ * loading. A 1D grid of any size strides over the steps (the plan sizes it, src/gemm_plan.c). */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_splitk_reduce)
 #if !defined(GEMM_SPLITK_REDUCE_TILE) || !defined(GEMM_SPLITK_REDUCE_ROWS)
 #error "the reduction's block comes from the tuning set (GEMM_SPLITK_REDUCE_TILE, _ROWS)"
@@ -664,16 +667,30 @@ KERNEL_BLOCK(GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS)
 void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
                               DUET_GLOBAL const float *DUET_RESTRICT work, float alpha, float beta,
                               DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc) {
+  DUET_SHARED float part[GEMM_SPLITK_REDUCE_ROWS][GEMM_SPLITK_REDUCE_TILE];
   const idx_t slab = m * n;
+  const int x = (int)DUET_THREAD_IDX(0), y = (int)DUET_THREAD_IDX(1);
+  const int lz = splits < GEMM_SPLITK_REDUCE_ROWS ? splits : GEMM_SPLITK_REDUCE_ROWS,
+            rows = GEMM_SPLITK_REDUCE_ROWS / lz;
+  const int lane = y % lz, r = y / lz;
+  const idx_t across = (n + GEMM_SPLITK_REDUCE_TILE - 1) / GEMM_SPLITK_REDUCE_TILE;
+  const idx_t steps = (m + rows - 1) / rows * across;
   c += c_off;
-  for (idx_t i = (idx_t)DUET_BLOCK_IDX(1) * DUET_BLOCK_DIM(1) + DUET_THREAD_IDX(1); i < m;
-       i += (idx_t)DUET_GRID_DIM(1) * DUET_BLOCK_DIM(1))
-    for (idx_t j = (idx_t)DUET_BLOCK_IDX(0) * DUET_BLOCK_DIM(0) + DUET_THREAD_IDX(0); j < n;
-         j += (idx_t)DUET_GRID_DIM(0) * DUET_BLOCK_DIM(0)) {
+  for (idx_t st = (idx_t)DUET_BLOCK_IDX(0); st < steps; st += (idx_t)DUET_GRID_DIM(0)) {
+    const idx_t i = st / across * rows + r, j = st % across * GEMM_SPLITK_REDUCE_TILE + x;
+    const bool mine = r < rows && i < m && j < n;
+    float s = 0.0f;
+    if (mine) {
       DUET_GLOBAL const float *w = work + i * n + j;
-      float s = 0.0f;
-      for (int z = 0; z < splits; z++) s += w[z * slab];
+      for (int z = lane; z < splits; z += lz) s += w[z * slab];
+    }
+    part[y][x] = s;
+    LOCAL_BARRIER();
+    if (mine && lane == 0) {
+      for (int l = 1; l < lz; l++) s += part[y + l][x];
       store_c(c, i * ldc + j, alpha, s, beta);
     }
+    LOCAL_BARRIER();
+  }
 }
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
- * says how), and the registry's rows for them, for two groups: gemm_fast (fast at the GEMM_FAST_
- * tile, the stream-K kernels, the reduction) and gemm_fast_small (fast at the GEMM_FAST_SMALL_
- * tile), as the OpenCL programs serve both through renamed -D options. */
+ * says how), and the registry's rows for them, for three groups: gemm_fast (fast at the GEMM_FAST_
+ * tile, the stream-K kernels, the reduction), gemm_fast_small and gemm_fast_tiny (fast at the
+ * GEMM_FAST_SMALL_ and GEMM_FAST_TINY_ tiles), as the OpenCL programs serve them through renamed
+ * -D options. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -26,8 +27,9 @@
 #define GEMM_SPLITK_REDUCE_TILE TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_TILE)
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
-/* Each set: namespace set<S>, every kernel at the big tile; set<S>_small, fast alone at the
- * small tile (as the gemm_fast_small group's OpenCL program builds it). */
+/* Each set: namespace set<S>, every kernel at the big tile; set<S>_small and set<S>_tiny, fast
+ * alone at the small and the tiny tile (as the gemm_fast_small and gemm_fast_tiny groups' OpenCL
+ * programs build it). */
 static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and tile");
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define FAST_PREFIX GEMM_FAST_
@@ -48,6 +50,16 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #define DUET_WANT_duet_sgemm_fast_nt
 #define DUET_WANT_duet_sgemm_fast_tn
 #define DUET_WANT_duet_sgemm_fast_tt
+#define DUET_SET 0
+#include "per_set.inc"
+#define DUET_SET 1
+#include "per_set.inc"
+#define DUET_SET 2
+#include "per_set.inc"
+#undef PER_SET_SUFFIX
+#undef FAST_PREFIX
+#define FAST_PREFIX GEMM_FAST_TINY_
+#define PER_SET_SUFFIX _tiny
 #define DUET_SET 0
 #include "per_set.inc"
 #define DUET_SET 1
@@ -84,8 +96,11 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
       (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),        \
       0},
 #define SMALL_ROWS(S, ...) FOUR_ROWS(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
+#define TINY_ROWS(S, ...) FOUR_ROWS(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_SMALL)[] = {
     DUET__FOR_EACH_SET(SMALL_ROWS, ) DUET_CU_END};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_TINY)[] = {DUET__FOR_EACH_SET(TINY_ROWS, )
+                                                                         DUET_CU_END};

@@ -151,6 +151,11 @@ int duet_ctx_create(duet_ctx **out, duet_backend b, int device) {
   if (cap && strspn(cap, "0123456789") == strlen(cap) && strlen(cap) < 6 &&
       (unsigned)atoi(cap) < ctx->caps.max_block_threads)
     ctx->caps.max_block_threads = (unsigned)atoi(cap);
+  /* Tests only: more compute units than the device has, so that the GEMM plans of a large GPU
+   * (k cut into hundreds of slices, the tiny tile) run, and are checked, on a 2-core PoCL. */
+  const char *units = duet__getenv("DUET_TEST_UNITS");
+  if (units && strspn(units, "0123456789") == strlen(units) && strlen(units) < 5 && atoi(units) > 0)
+    ctx->caps.compute_units = (unsigned)atoi(units);
   /* The tunable values every kernel of this context is built and launched with. Nothing is
    * built here: OpenCL groups build on the first call that needs one. */
   if ((status = duet__tuning_resolve(ctx)) || (status = init_lock(ctx))) {

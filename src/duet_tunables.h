@@ -41,13 +41,24 @@
  * GEMM_FAST_*             fast sgemm (kernels_cl/gemm_fast.cl states the rules they follow):
  *                         BM x BN tile, BK deep, WM x WN per warp, TM x TN per thread, BAND
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
+ * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
  * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
- *                         the compute units' count in tiles, else the small tile ...
- * GEMM_FAST_SMALL_PER_CU  ... with split-K where its tiles do not fill this many blocks per
- *                         compute unit: splits = round(units * this / tiles) ...
- * GEMM_SPLITK_MIN_K, _MAX ... at most _MAX slices, each of at least _MIN_K of k
- * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: a TILE x TILE tile of C added up by a
- *                         TILE x ROWS block (the kernel takes any block; copy's values)
+ *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K),
+ *                         else the small or the tiny tile, with or without split-K, whichever
+ *                         the plan's cost model (src/gemm_plan.c, tile_piece) finds fastest:
+ * GEMM_FAST_SMALL_PER_CU, GEMM_FAST_TINY_PER_CU  blocks of that tile resident on a unit at once
+ * GEMM_FAST_TINY_PCT      the tiny tile's multiply-add rate, in percent of the small tile's
+ * GEMM_FAST_SHALLOW_K     k at most this takes the small tile even where the big one fills the
+ *                         units (its blocks overlap one's stores with another's loop); 0: never
+ * GEMM_COST_LANES         the model's multiply-adds per cycle and unit
+ * GEMM_COST_LAT           the model's cycles of one k step's loads (what a lone block waits)
+ * GEMM_SPLITK_MIN_K, _MAX split-K: at most _MAX slices, each of at least _MIN_K of k ...
+ * GEMM_SPLITK_MAX_MIB     ... whose partial products take at most this many MiB of scratch
+ * GEMM_SPLITK_LAUNCH      the model's cost of the reduction's launch, in GEMM_COST_LATs
+ * GEMM_SPLITK_BW          the model's partial-product floats written and read per cycle and unit
+ * GEMM_SPLITK_REDUCE_PER_CU  the reduction's blocks per unit (a grid-stride 1D grid)
+ * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
+ *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
  *                         cutting it off saves a wave of tiles, fast runs it as a strip of its
  *                         own (small tiles, split-K); 0: never
@@ -186,12 +197,30 @@
   X(GEMM_FAST_SMALL_TN,       8,   8,   8) \
   X(GEMM_FAST_SMALL_BAND,    16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_SMALL_) \
+  X(GEMM_FAST_TINY_BM,       64,  64,  32) \
+  X(GEMM_FAST_TINY_BN,       64,  64,  32) \
+  X(GEMM_FAST_TINY_BK,        8,   8,   8) \
+  X(GEMM_FAST_TINY_WM,       32,  32,  16) \
+  X(GEMM_FAST_TINY_WN,       32,  32,  32) \
+  X(GEMM_FAST_TINY_TM,        4,   4,   4) \
+  X(GEMM_FAST_TINY_TN,        8,   8,   4) \
+  X(GEMM_FAST_TINY_BAND,     16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_TINY_) \
   X(GEMM_FAST_BIG_PCT,       75,  75,  75) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
-  X(GEMM_SPLITK_MIN_K,      256, 256, 256) \
-  X(GEMM_SPLITK_MAX,          8,   8,   8) \
   X(GEMM_SPLITK_REDUCE_TILE, 32,  32,  32) \
   X(GEMM_SPLITK_REDUCE_ROWS,  8,   8,   4) \
+  X(GEMM_FAST_TINY_PER_CU,    4,   4,   1) \
+  X(GEMM_FAST_TINY_PCT,      80,  80,  50) \
+  X(GEMM_FAST_SHALLOW_K,      0,   0,   0) \
+  X(GEMM_COST_LANES,         64, 128,   8) \
+  X(GEMM_COST_LAT,          500, 500,   1) \
+  X(GEMM_SPLITK_MIN_K,       64,  64, 256) \
+  X(GEMM_SPLITK_MAX,       1024,1024,   8) \
+  X(GEMM_SPLITK_MAX_MIB,     64,  64,  64) \
+  X(GEMM_SPLITK_LAUNCH,       8,   8, 256) \
+  X(GEMM_SPLITK_BW,           4,   4,   1) \
+  X(GEMM_SPLITK_REDUCE_PER_CU, 16, 16,  4) \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \

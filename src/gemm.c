@@ -187,11 +187,11 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   const int split = q->splits > 1;
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
-  duet__shape tile; /* the small tile's for fast-small, else the big tile's */
-  duet__manifest[q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, f->ta, f->tb)
-                     ? DUET__K_SGEMM_FAST_SMALL_NN
-                     : DUET__K_SGEMM_FAST_NN]
-      .shape(ctx->tun, &tile);
+  duet__shape tile; /* the small or tiny tile's for those kernels, else the big tile's */
+  const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, f->ta, f->tb);
+  const duet__kernel tiny = duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, f->ta, f->tb);
+  const int own = q->kernel == small || q->kernel == tiny;
+  duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;
   const duet__arg work = duet__arg_scratch(s->work);
@@ -232,7 +232,8 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
                               c->mem,
                               duet__arg_i64(c_off),
                               duet__arg_i64(c->ld)};
-  add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, 0, reduce, DUET__COUNT(reduce));
+  add_step(p, DUET__K_SGEMM_SPLITK_REDUCE, q->rows, q->cols, 1, q->reduce_grid, reduce,
+           DUET__COUNT(reduce));
 }
 
 /* The plan's launches, enqueued as one run (duet__run: all or nothing). */

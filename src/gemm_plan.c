@@ -69,24 +69,89 @@ static size_t waves(const inputs *x, size_t rows, size_t cols) {
   return duet__ceil_div(big_tiles(x, rows, cols), units(x->caps));
 }
 
-/* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units,
- * else the small tile, split along k into slices where even its tiles leave units idle (at
- * n = 1024 a 256 x 128 tile gives 32 tiles for 132 units; 128 x 128 with 4 slices fills them). */
+/* One of the tiles fast's plain kernel comes in, for the cost model below. */
+typedef struct {
+  duet__kernel kernel;
+  tile t;
+  size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
+} tile_kind;
+
+/* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
+ * steps, the unit running up to per_cu blocks at once, a step taking the longer of their
+ * multiply-adds together and one block's plus the loads' latency (a lone block waits for its
+ * loads, several hide each other's); then, for s > 1, the reduction's launch and the partial
+ * products' traffic. Only comparisons of its values matter (docs/results/tuning-notes.md). */
+static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f, size_t s) {
+  const int *tun = x->tun;
+  const size_t u = units(x->caps);
+  const size_t busiest = duet__ceil_div(tiles_over(f->t, q->rows, q->cols) * s, u);
+  const size_t conc = busiest < f->per_cu ? busiest : f->per_cu;
+  const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk); /* as splitk_slice cuts k */
+  const double mac =
+      (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
+  const double lat = (double)T(GEMM_COST_LAT), step = (double)conc * mac;
+  double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
+                (step > mac + lat ? step : mac + lat);
+  if (s > 1)
+    cost += (double)T(GEMM_SPLITK_LAUNCH) * lat +
+            (double)s * (double)q->rows * (double)q->cols / (double)u / (double)T(GEMM_SPLITK_BW);
+  return cost;
+}
+
+/* The most k slices a piece may take: GEMM_SPLITK_MAX, each of at least GEMM_SPLITK_MIN_K, their
+ * partial products in at most GEMM_SPLITK_MAX_MIB; 1 where the reduction does not fit. */
+static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
+  const int *tun = x->tun;
+  size_t s = T(GEMM_SPLITK_MAX);
+  const size_t by_k = x->s->k / T(GEMM_SPLITK_MIN_K);
+  const size_t by_mem = (T(GEMM_SPLITK_MAX_MIB) << 20) / (q->rows * q->cols * sizeof(float));
+  if (by_k < s) s = by_k;
+  if (by_mem < s) s = by_mem;
+  if (!duet__gemm_kernel_fits(x->caps, tun, DUET__K_SGEMM_SPLITK_REDUCE)) s = 1;
+  return s ? s : 1;
+}
+
+/* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units
+ * (and k is deeper than GEMM_FAST_SHALLOW_K), else the small or the tiny tile, in one launch or
+ * split along k, whichever piece_cost finds fastest. The slice counts tried: 1, the most that give
+ * the busiest unit b blocks for b up to four rounds of resident blocks, and the most allowed (at
+ * n = 1024 on 132 units: 64 small tiles in 4 slices; 128 x 128 x 65536: 4 tiny tiles in 132). */
 static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   const size_t u = units(x->caps), k = x->s->k;
+  const int ta = x->s->ta, tb = x->s->tb;
   q->splits = 1;
-  if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT)) {
-    q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb);
+  if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT) &&
+      k > T(GEMM_FAST_SHALLOW_K)) {
+    q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, ta, tb);
     return;
   }
-  q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, x->s->ta, x->s->tb);
-  const size_t small = tiles_over(fast_tile(tun, 1), q->rows, q->cols);
-  const size_t slots = u * T(GEMM_FAST_SMALL_PER_CU);
-  size_t s = small >= slots ? 1 : (slots + small / 2) / small;
-  if (s > T(GEMM_SPLITK_MAX)) s = T(GEMM_SPLITK_MAX);
-  while (s > 1 && k / s < T(GEMM_SPLITK_MIN_K)) s--;
-  q->splits = (unsigned)s;
+  const tile_kind kinds[2] = {
+      {duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb), fast_tile(tun, 1),
+       T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100},
+      {duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, ta, tb),
+       {T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN)},
+       T(GEMM_FAST_TINY_BK),
+       T(GEMM_FAST_TINY_PER_CU),
+       T(GEMM_FAST_TINY_PCT)}};
+  const size_t smax = max_slices(x, q);
+  double best = -1.0;
+  q->kernel = kinds[0].kernel;
+  for (int i = 0; i < 2; i++) {
+    const tile_kind *f = &kinds[i];
+    if (i && !duet__gemm_kernel_fits(x->caps, tun, f->kernel)) continue;
+    const size_t tiles = tiles_over(f->t, q->rows, q->cols);
+    for (size_t b = 0; b <= 4 * f->per_cu + 1; b++) {
+      /* b = 0: one slice; then the most slices with b blocks on the busiest unit; last the most
+       * allowed */
+      size_t s = b == 0 ? 1 : b > 4 * f->per_cu ? smax : b * u / tiles;
+      if (s < 1 || (b && s < 2)) continue;
+      if (s > smax) s = smax;
+      s = duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)); /* no empty slice */
+      const double c = piece_cost(x, q, f, s);
+      if (best < 0 || c < best) best = c, q->kernel = f->kernel, q->splits = (unsigned)s;
+    }
+  }
 }
 
 /* Stream-K for a piece that takes the big tile, where its tiles leave at least
@@ -192,6 +257,20 @@ static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
   return DUET_OK;
 }
 
+/* The split-K reduction's 1D grid: a block per step of its walk over C (a row piece of block_x
+ * columns by min(splits, block_y) lanes each; kernels_cl/gemm_fast.cl), at most
+ * GEMM_SPLITK_REDUCE_PER_CU per unit (the kernel strides over the rest). */
+static size_t reduction_grid(const inputs *x, const duet__gemm_piece *q) {
+  const int *tun = x->tun;
+  duet__shape r;
+  duet__manifest[DUET__K_SGEMM_SPLITK_REDUCE].shape(tun, &r);
+  const size_t lanes = q->splits < r.block_y ? q->splits : r.block_y;
+  const size_t steps =
+      duet__ceil_div(q->rows, r.block_y / lanes) * duet__ceil_div(q->cols, r.block_x);
+  const size_t most = units(x->caps) * T(GEMM_SPLITK_REDUCE_PER_CU);
+  return steps < most ? steps : most;
+}
+
 /* A piece's kernel, slices, stream-K share and scratch. */
 static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
@@ -220,6 +299,7 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
                                                      q->cols * sizeof(float), &q->work_bytes)) {
     return DUET_ENOMEM;
   }
+  if (q->splits > 1) q->reduce_grid = reduction_grid(x, q);
   return DUET_OK;
 }
 
@@ -430,7 +510,8 @@ size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *
     if (q->splits > 1 && duet__gemm_is_gemv(q->kernel))
       put(&t, ", %u k slices summed in order by the last to finish", q->splits);
     else if (q->splits > 1)
-      put(&t, ", %u k slices, then duet_sgemm_splitk_reduce", q->splits);
+      put(&t, ", %u k slices, then duet_sgemm_splitk_reduce (%zu blocks)", q->splits,
+          q->reduce_grid);
     if (q->work_bytes) put(&t, ", work %zu bytes", q->work_bytes);
     put(&t, "\n");
   }

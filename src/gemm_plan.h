@@ -44,11 +44,12 @@ typedef enum { DUET__THIN_NONE, DUET__THIN_ROWS, DUET__THIN_COLS } duet__thin;
  * cols). */
 typedef struct {
   size_t r0, rows, c0, cols;
-  duet__kernel kernel; /* fast, fast-small, a stream-K kernel, skinny, skinny-dot, or GEMV */
+  duet__kernel kernel; /* fast at any tile, a stream-K kernel, skinny, skinny-dot, or GEMV */
   unsigned splits;     /* k slices; above 1, partial products into the work region and then
                           DUET__K_SGEMM_SPLITK_REDUCE (GEMV: summed in its own launch) */
   size_t sk_tiles;     /* stream-K: the last tiles whose k iterations the units share; 0 none */
   size_t blocks;       /* a 1D grid (skinny, stream-K), else 0: the kernel's tiles over the piece */
+  size_t reduce_grid;  /* split-K: the reduction's 1D grid */
   duet__thin thin;     /* skinny, skinny-dot and GEMV: the thin side */
   size_t work_bytes;   /* of the work region: split-K partials or stream-K slots */
   size_t flag_bytes;   /* of the flags region: stream-K's tickets */

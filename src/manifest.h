@@ -22,6 +22,7 @@
   X(GEMM, "gemm", "gemm", 0, 0)                                                        \
   X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                         \
   X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_") \
+  X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_")    \
   X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                   \
   X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                         \
   X(VECTOR, "vector", "vector", 0, 0)                                                  \
@@ -61,6 +62,10 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_SMALL_NT)    \
   X(SGEMM_FAST_SMALL_TN)    \
   X(SGEMM_FAST_SMALL_TT)    \
+  X(SGEMM_FAST_TINY_NN)     \
+  X(SGEMM_FAST_TINY_NT)     \
+  X(SGEMM_FAST_TINY_TN)     \
+  X(SGEMM_FAST_TINY_TT)     \
   X(SGEMM_FAST_SK_NN)       \
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \

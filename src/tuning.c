@@ -121,7 +121,8 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK_PCT ||
          t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY ||
          t == DUET__T_REDUCE_ONE_PASS || t == DUET__T_STENCIL_MIN_BLOCKS ||
-         t == DUET__T_QUEUE_FLUSH || t == DUET__T_GEMM_FAST_GEMV;
+         t == DUET__T_QUEUE_FLUSH || t == DUET__T_GEMM_FAST_GEMV ||
+         t == DUET__T_GEMM_FAST_SHALLOW_K;
 }
 
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sgemm: every variant, transpose combination, ld and alpha/beta against a double CPU GEMM. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "harness.h"
 
@@ -99,6 +100,33 @@ static void run_tuned(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* fast as a GPU of 132 units plans it (DUET_TEST_UNITS, and the cost model's values of the
+ * nvidia-sm80 set in DUET_TUNE, the device's own tiles): C of a few tiles with k cut into tens to
+ * hundreds of slices, summed by the reduction's lanes in their fixed order; the tiny tile; one
+ * slice per tile where k is short; at every transpose and ld, with and without beta. */
+static const mnk deep[] = {{40, 50, 1030}, {33, 17, 9000}, {129, 67, 2051},
+                           {1, 70, 4000},  {70, 3, 3001},  {200, 190, 777}};
+static void run_deep(const harness_dev *dev, void *user) {
+  const tuned *t = user;
+  harness_dev d = *dev;
+  harness_case c;
+  harness_case_begin(&c, dev, "duet_ctx_create DUET_TEST_UNITS=132 DUET_TUNE=%s", t->spec);
+  int ok = harness_expect_status(
+      &c, harness_create_with_env(&d.ctx, "DUET_TUNE", t->spec, dev->backend, dev->device), DUET_OK,
+      NULL, "duet_ctx_create");
+  harness_case_end(&c);
+  if (!ok) return;
+  snprintf(d.label, sizeof d.label, "%.50s@%s", dev->label, t->tag);
+  for (size_t s = 0; s < COUNT(deep); s++)
+    for (int padded = 0; padded <= 1; padded++)
+      for (size_t ab = 0; ab < 2; ab++)
+        for (int tr = 0; tr < 4; tr++)
+          harness_run_sgemm(&d, DUET_GEMM_AUTO, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
+                            deep[s].m, deep[s].n, deep[s].k, alpha_beta[ab][0], alpha_beta[ab][1],
+                            padded);
+  duet_ctx_destroy(d.ctx);
+}
+
 int main(void) {
   harness_init("test_gemm");
   harness_for_each_ctx(run, NULL);
@@ -112,5 +140,15 @@ int main(void) {
   harness_for_each_ctx(run_tuned, &stream_k);
   harness_for_each_ctx(run_tuned, &both);
   harness_for_each_ctx(run_tuned, &no_gemv);
+#define H100_MODEL                                                                          \
+  "GEMM_SPLITK_MAX=1024,GEMM_SPLITK_MIN_K=8,GEMM_COST_LAT=500,GEMM_COST_LANES=128,"         \
+  "GEMM_SPLITK_LAUNCH=8,GEMM_SPLITK_BW=4,GEMM_FAST_SMALL_PER_CU=2,GEMM_FAST_TINY_PER_CU=4," \
+  "GEMM_FAST_TINY_PCT="
+  static tuned deep_tiny = {H100_MODEL "80", "deep"};
+  static tuned deep_small = {H100_MODEL "1", "deep-small"}; /* the tiny tile never pays */
+  setenv("DUET_TEST_UNITS", "132", 1);
+  harness_for_each_ctx(run_deep, &deep_tiny);
+  harness_for_each_ctx(run_deep, &deep_small);
+  unsetenv("DUET_TEST_UNITS");
   return harness_end();
 }

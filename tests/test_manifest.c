@@ -150,8 +150,8 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
-/* Every kernel of fast's plans: big and small tile for each transpose pair, split-K, skinny and
- * skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and in k slices, and
+/* Every kernel of fast's plans: big, small and tiny tile for each transpose pair, split-K, skinny
+ * and skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and in k slices, and
  * stream-K for each transpose pair (on sk, a context whose set plans it). The calls are derived
  * from the context's tiles and units, so that each reaches its kernel on any device;
  * duet_sgemm_plan says which one does. */
@@ -161,6 +161,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   const size_t sbm = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BM");
   const size_t sbn = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BN");
   const size_t units = dev->info.compute_units ? dev->info.compute_units : 1;
+  const size_t tbm = (size_t)tunable(ctx, "GEMM_FAST_TINY_BM");
+  const size_t tbn = (size_t)tunable(ctx, "GEMM_FAST_TINY_BN");
   const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
                              {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
   const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 2, 700, 301, 1},
@@ -199,9 +201,11 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   reach(dev, &t[8], gemv_dot_col, 1);
   reach(dev, &t[9], gemv_split, 1);
   reach(dev, &t[10], gemv_dot_split, 1);
-  /* the big and the small tile's kernel of each transpose pair: whole waves of big tiles, and
-   * one small tile (the big tile's 75% of units needs two) */
-  static const char *const tile_names[2][4][2] = {
+  /* the big, small and tiny tile's kernel of each transpose pair: whole waves of big tiles; one
+   * small tile (the big tile's 75% of units needs two; on a GPU of many units the cost model
+   * gives short k to the tiny tile: 8 x 8 small tiles with k = 512 take it there, in 4 slices on
+   * 132 units); half a tiny tile (the small tile's would be three quarters padding) */
+  static const char *const tile_names[3][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
        {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
        {"duet_sgemm_fast_tn", "duet_sgemm_fast_tn [gemm_fast,"},
@@ -209,18 +213,27 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
       {{"duet_sgemm_fast_nn of the small tile", "duet_sgemm_fast_nn [gemm_fast_small,"},
        {"duet_sgemm_fast_nt of the small tile", "duet_sgemm_fast_nt [gemm_fast_small,"},
        {"duet_sgemm_fast_tn of the small tile", "duet_sgemm_fast_tn [gemm_fast_small,"},
-       {"duet_sgemm_fast_tt of the small tile", "duet_sgemm_fast_tt [gemm_fast_small,"}}};
+       {"duet_sgemm_fast_tt of the small tile", "duet_sgemm_fast_tt [gemm_fast_small,"}},
+      {{"duet_sgemm_fast_nn of the tiny tile", "duet_sgemm_fast_nn [gemm_fast_tiny,"},
+       {"duet_sgemm_fast_nt of the tiny tile", "duet_sgemm_fast_nt [gemm_fast_tiny,"},
+       {"duet_sgemm_fast_tn of the tiny tile", "duet_sgemm_fast_tn [gemm_fast_tiny,"},
+       {"duet_sgemm_fast_tt of the tiny tile", "duet_sgemm_fast_tt [gemm_fast_tiny,"}}};
   for (int tr = 0; tr < 4; tr++) {
     const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
     const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
     const gemm_call big[] = {{ta, tb, units * bm - 1, bn - 3, 24, 1},
                              {ta, tb, 2 * units * bm - 1, bn - 3, 24, 1}};
     const gemm_call small[] = {{ta, tb, sbm - 1, sbn - 3, 24, 1},
-                               {ta, tb, sbm / 2, sbn / 2, 24, 1}};
+                               {ta, tb, sbm / 2, sbn / 2, 24, 1},
+                               {ta, tb, 8 * sbm, 8 * sbn, 512, 0}};
+    const gemm_call tiny[] = {{ta, tb, tbm / 2, tbn / 2, 24, 1},
+                              {ta, tb, tbm / 2 + 1, tbn / 2 - 1, 24, 0}};
     const target big_t = {tile_names[0][tr][0], {tile_names[0][tr][1], NULL}};
     const target small_t = {tile_names[1][tr][0], {tile_names[1][tr][1], NULL}};
+    const target tiny_t = {tile_names[2][tr][0], {tile_names[2][tr][1], NULL}};
     reach(dev, &big_t, big, sizeof big / sizeof big[0]);
     reach(dev, &small_t, small, sizeof small / sizeof small[0]);
+    reach(dev, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
   }
   /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole
    * tiles under a wave or a wave with a quarter idle */

@@ -126,6 +126,10 @@ static void check_plan(const device *d, const want_plan *w) {
                      (int)e->thin);
       harness_expect(&c, q->blocks == e->blocks, "piece %u: %zu blocks, want %zu", i, q->blocks,
                      e->blocks);
+      const int reduced = q->splits > 1 && !duet__gemm_is_gemv(q->kernel);
+      harness_expect(&c, reduced == (q->reduce_grid > 0),
+                     "piece %u: %u slices, a reduction of %zu blocks", i, q->splits,
+                     q->reduce_grid);
       /* the scratch follows from the rest: split-K's partials, stream-K's slots and flags,
        * GEMV's partials (slices x the grid's outputs) and tickets (an output's, or sgemv's float4
        * of outputs') */
@@ -189,7 +193,8 @@ static void check_plan(const device *d, const want_plan *w) {
   .runs = DUET_GEMM_FAST, .form = DUET__GEMM_FAST, .pack_a = (PA), .pack_b = (PB), \
   .npieces = (NP), .piece = {__VA_ARGS__}
 #define SIMPLE_PLAN(V, KID) .runs = DUET_GEMM_##V, .form = DUET__GEMM_SIMPLE, .kernel = K(KID)
-/* a piece of fast's big (FAST_NN..TT) or small (FAST_SMALL_NN..TT) tile, one slice */
+/* a piece of fast's big (FAST_NN..TT), small (FAST_SMALL_NN..TT) or tiny (FAST_TINY_NN..TT)
+ * tile, one slice */
 #define PIECE(R0, R, C0, C, KID) \
   { (R0), (R), (C0), (C), K(SGEMM_##KID), 1, 0, DUET__THIN_NONE, 0 }
 #define SPLIT_PIECE(R0, R, C0, C, KID, S) \
@@ -199,7 +204,10 @@ static void check_plan(const device *d, const want_plan *w) {
 #define THIN_PIECE(R0, R, C0, C, KID, S, SIDE, BLOCKS) \
   { (R0), (R), (C0), (C), K(KID), (S), 0, DUET__THIN_##SIDE, (BLOCKS) }
 
-/* The H100 (nvidia-sm80: big tile 256 x 128, small 128 x 128, skinny up to 4 thin). */
+/* The H100 (nvidia-sm80: big tile 256 x 128, small 128 x 128, tiny 64 x 64, skinny up to 4
+ * thin). Below the big tile, the tile and the k slices are the cost model's (src/gemm_plan.c,
+ * piece_cost) at the set's values: a change of the model or the values that moves a shape shows
+ * here. */
 static void h100(const device *d) {
   const want_plan w[] = {
       {"fast's big tile: 512 tiles over 132 units in 4 waves, 3% idle",
@@ -228,8 +236,8 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_TN, 4))},
       {"split-K, both transposed", CALL(FAST, TT, 1024, 1024, 1024),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_TT, 4))},
-      {"small tile without split-K: k too short to slice", CALL(FAST, NN, 1024, 1024, 256),
-       FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 1024, FAST_SMALL_NN))},
+      {"k too short to slice well: 256 tiny tiles, two a unit, one launch",
+       CALL(FAST, NN, 1024, 1024, 256), FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 1024, FAST_TINY_NN))},
       {"issue 22's 4097: A and B packed, the last row cut off as a GEMV strip (a block more for "
        "its shift)",
        CALL(AUTO, NN, 4097, 4097, 4097),
@@ -251,8 +259,8 @@ static void h100(const device *d) {
        FAST_PLAN(0, 1, 1, THIN_PIECE(0, 4096, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 512))},
       {"skinny-dot, thin rows (B^T)", CALL(FAST, NT, 4, 4096, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4, 0, 4096, SGEMM_SKINNY_DOT, 2, ROWS, 512))},
-      {"five rows are no strip: the small tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_SMALL_NN, 8))},
+      {"five rows are no strip: the tiny tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
       /* GEMV, issue 22: a row or a column of C in all four transposes, one launch each */
       {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 32 slices",
        CALL(AUTO, NN, 1, 4096, 4096),
@@ -281,6 +289,24 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 1, SGEMV_DOT, 512, ROWS, 1))},
       {"GEMV, unaligned ld: nothing packed", CALL(AUTO, TN, 4095, 1, 4097),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4095, 0, 1, SGEMV, 32, COLS, 33))},
+      {"deep k, C of one small tile: 256 slices of 256, two a unit",
+       CALL(AUTO, NN, 128, 128, 65536),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_SMALL_NN, 256))},
+      {"deep k, one tiny tile in 395 slices, three a unit", CALL(AUTO, NN, 64, 64, 262144),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 64, SGEMM_FAST_TINY_NN, 395))},
+      {"deep k, 16 small tiles in 33 slices, 4 a unit", CALL(AUTO, TN, 512, 512, 65536),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_SMALL_TN, 33))},
+      {"a small square: 16 tiny tiles, k in slices", CALL(AUTO, NN, 256, 256, 256),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_TINY_NN, 4))},
+      {"512^3: 64 tiny tiles in 6 slices", CALL(AUTO, NN, 512, 512, 512),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_NN, 6))},
+      {"1000^3, both transposed: 4 slices of 256 (3 of 336 left 72 units half idle)",
+       CALL(AUTO, TT, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_TT, 4))},
+      {"32^3: one tiny tile, one launch", CALL(AUTO, NN, 32, 32, 32),
+       FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_TINY_NN))},
+      {"shallow k keeps the big tile (GEMM_FAST_SHALLOW_K 0)", CALL(AUTO, NN, 8192, 8192, 64),
+       FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))},
       {"register", CALL(REGISTER, NN, 512, 512, 512), SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)},
       {"tiled", CALL(TILED, TT, 512, 512, 512), SIMPLE_PLAN(TILED, SGEMM_TILED)},
       {"coalesced", CALL(COALESCED, NT, 33, 65, 17), SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
