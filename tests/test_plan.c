@@ -336,6 +336,10 @@ static void pocl(const device *d) {
        CALL(AUTO, NT, 521, 2, 130),
        FAST_PLAN(0, 0, 2, THIN_PIECE(0, 512, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 64),
                  THIN_PIECE(512, 9, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 2))},
+      {"C of one tiny tile: the tiny tile (the small one would be three quarters padding)",
+       CALL(AUTO, NN, 32, 32, 32), FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_TINY_NN))},
+      {"a single tile, deep k: 2 slices on the tiny tile", CALL(AUTO, NN, 32, 32, 65536),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 32, 0, 32, SGEMM_FAST_TINY_NN, 2))},
       {"no pack for a short multiply at an unaligned ld", CALL(FAST, NN, 100, 100, 100), .lda = 101,
        .ldb = 101, FAST_PLAN(0, 0, 1, PIECE(0, 100, 0, 100, FAST_NN))},
       {"k == 0 scales C", CALL(AUTO, NN, 20, 30, 0), .runs = DUET_GEMM_AUTO,
@@ -410,6 +414,30 @@ static void fallbacks(void) {
   for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) check_plan(&d, &small[i]);
 }
 
+/* Rules that a tunable or a failed build turns on: GEMM_FAST_SHALLOW_K sends a large C with a
+ * shallow k to the small tile; a tiny tile that does not load leaves its shapes to the small one
+ * (never to tiled). */
+static void switched(const device *h100) {
+  int *t = tun[h100->set];
+  const int saved = t[DUET__T_GEMM_FAST_SHALLOW_K];
+  t[DUET__T_GEMM_FAST_SHALLOW_K] = 64;
+  const want_plan shallow = {"GEMM_FAST_SHALLOW_K=64: the small tile, one launch",
+                             CALL(AUTO, NN, 8192, 8192, 64),
+                             FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_SMALL_NN))};
+  check_plan(h100, &shallow);
+  t[DUET__T_GEMM_FAST_SHALLOW_K] = saved;
+  device d = *h100;
+  d.name = "an H100 whose tiny tile did not load";
+  d.caps.unusable = 1ull << K(SGEMM_FAST_TINY_NN);
+  const want_plan w[] = {
+      {"256^3: 4 small tiles in 4 slices", CALL(AUTO, NN, 256, 256, 256),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 4))},
+      {"32^3: one small tile", CALL(AUTO, NN, 32, 32, 32),
+       FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_SMALL_NN))},
+  };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(&d, &w[i]);
+}
+
 /* The default set on a mid-size GPU (128 x 128 tiles both, 80 units). */
 static void generic(const device *d) {
   const want_plan w[] = {
@@ -459,6 +487,9 @@ int main(void) {
   h100(&(device){"H100 OpenCL",
                  DUET__SET_NVIDIA_SM80,
                  {.units = 132, .max_block_threads = 1024, .shared_bytes = 48 * KIB}});
+  switched(&(device){"H100 CUDA",
+                     DUET__SET_NVIDIA_SM80,
+                     {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}});
   pocl(&(device){"PoCL 2 cores",
                  DUET__SET_CPU,
                  {.units = 2, .max_block_threads = 4096, .shared_bytes = 1024 * KIB}});
