@@ -204,7 +204,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   /* the big, small and tiny tile's kernel of each transpose pair: whole waves of big tiles; one
    * small tile (the big tile's 75% of units needs two; on a GPU of many units the cost model
    * gives short k to the tiny tile: 8 x 8 small tiles with k = 512 take it there, in 4 slices on
-   * 132 units); half a tiny tile (the small tile's would be three quarters padding) */
+   * 132 units, and one small tile with k = 16384 on 2); half a tiny tile (the small tile's would be
+   * three quarters padding) */
   static const char *const tile_names[3][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
        {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
@@ -225,7 +226,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
                              {ta, tb, 2 * units * bm - 1, bn - 3, 24, 1}};
     const gemm_call small[] = {{ta, tb, sbm - 1, sbn - 3, 24, 1},
                                {ta, tb, sbm / 2, sbn / 2, 24, 1},
-                               {ta, tb, 8 * sbm, 8 * sbn, 512, 0}};
+                               {ta, tb, 8 * sbm, 8 * sbn, 512, 0},
+                               {ta, tb, sbm, sbn, 16384, 0}};
     const gemm_call tiny[] = {{ta, tb, tbm / 2, tbn / 2, 24, 1},
                               {ta, tb, tbm / 2 + 1, tbn / 2 - 1, 24, 0}};
     const target big_t = {tile_names[0][tr][0], {tile_names[0][tr][1], NULL}};
