@@ -63,6 +63,10 @@ INLINE_FN k_range gemv_slice(idx_t k, int step) {
   return r;
 }
 
+/* Partial sums the finishing thread has in flight at once: it waits a round trip to L2 per
+ * batch of them, the slices' whole cost in a deep-k call. */
+#define GEMV_FINISH_LOADS 8
+
 /* duet_sgemv's last step, in one of the block's first GEMV_LX threads: its sums s of outputs
  * l0 .. l0 + 3 (those in [0, L)) stored, or, with S slices, published as this slice's part
  * ([z][block][thread]), and summed over the slices in order by the thread that takes the last
@@ -81,12 +85,12 @@ INLINE_FN void gemv_finish4(idx_t L, float alpha, float beta, DUET_GLOBAL float 
     GLOBAL_FENCE();
     s = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
     int z = 0;
-    for (; z + 3 < S; z += 4) { /* four loads in flight, added in slice order */
-      float4 x[4];
+    for (; z + GEMV_FINISH_LOADS - 1 < S; z += GEMV_FINISH_LOADS) { /* added in slice order */
+      float4 x[GEMV_FINISH_LOADS];
 #pragma unroll
-      for (int q = 0; q < 4; q++) x[q] = CROSS_LOAD4(w4 + (z + q) * parts);
+      for (int q = 0; q < GEMV_FINISH_LOADS; q++) x[q] = CROSS_LOAD4(w4 + (z + q) * parts);
 #pragma unroll
-      for (int q = 0; q < 4; q++) {
+      for (int q = 0; q < GEMV_FINISH_LOADS; q++) {
         s.x += x[q].x;
         s.y += x[q].y;
         s.z += x[q].z;
@@ -240,12 +244,12 @@ INLINE_FN void gemv_finish1(float alpha, float beta, DUET_GLOBAL float *DUET_RES
     GLOBAL_FENCE();
     acc = 0.0f;
     int z = 0;
-    for (; z + 3 < S; z += 4) { /* four loads in flight, added in slice order */
-      float x[4];
+    for (; z + GEMV_FINISH_LOADS - 1 < S; z += GEMV_FINISH_LOADS) { /* added in slice order */
+      float x[GEMV_FINISH_LOADS];
 #pragma unroll
-      for (int q = 0; q < 4; q++) x[q] = CROSS_LOAD(w1 + (z + q) * parts);
+      for (int q = 0; q < GEMV_FINISH_LOADS; q++) x[q] = CROSS_LOAD(w1 + (z + q) * parts);
 #pragma unroll
-      for (int q = 0; q < 4; q++) acc += x[q];
+      for (int q = 0; q < GEMV_FINISH_LOADS; q++) acc += x[q];
     }
     for (; z < S; z++) acc += CROSS_LOAD(w1 + z * parts);
   }

@@ -221,7 +221,7 @@ int duet__gemm_is_gemv(duet__kernel k) { return k == DUET__K_SGEMV || k == DUET_
  * outputs) and their tickets to the flags region (an int per output of sgemv-dot, per float4 of
  * outputs of sgemv). Where the kernel does not fit the device, skinny's or the tile's plan
  * stays. */
-enum { GEMV_SPLIT_MAX = 4096 };
+enum { GEMV_SPLIT_MAX = 256 };
 static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   duet__kernel kernel;
