@@ -15,6 +15,8 @@
  *   GEMM_FAST_WM, GEMM_FAST_WN  tile of C per warp (32 threads)              (32, 64)
  *   GEMM_FAST_TM, GEMM_FAST_TN  outputs per thread, multiples of 4           (8, 8)
  *   GEMM_FAST_BAND              block order: band_order() of common.*, tile columns (16)
+ *   GEMM_FAST_FOUR_BODIES       OpenCL: 1, each fast kernel holds the four transpose bodies (as
+ *                               on CUDA); 0, its own alone (see FAST_KERNEL)        (0)
  *   GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS  the split-K reduction's block (the kernel
  *                               itself takes any 2D block and any grid)
  * Assumed: TM, TN and BK multiples of 4; (WM/TM) * (WN/TN) = 32 (the layout is made for 32-wide
@@ -35,7 +37,8 @@
  * takes a scalar path into the same shared layout. Out-of-matrix parts of a tile are zero-filled
  * in shared memory, and C is written only inside its m x n elements. k == 0 and alpha == 0 never
  * reach these kernels.
- * Backend-specific code, each in a small #if that says why: the stream-K partials' loads and
+ * Backend-specific code, each in a small #if that says why: fast's bodies per kernel (CUDA
+ * builds ahead of time and takes four, see FAST_KERNEL), the stream-K partials' loads and
  * stores (CUDA's L2-only __ldcg/__stcg, OpenCL's volatile loads), the reads of stream-K flags and
  * stamps (a volatile load, an atomic add of 0), and the rounding of the shared pointer (OpenCL
  * only, see above). */
@@ -594,16 +597,38 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  *   rounded up to a multiple of BK, and writes acc to c + z * m * ldc (a workspace; alpha and
  *   beta are ignored and C not read); then duet_sgemm_splitk_reduce adds the slices into C with
  *   alpha and beta.
- * The transposes decide which loader runs (memory along k or along m/n): one kernel per
- * combination, named for it (ta and tb, passed so that every fast kernel takes one argument list,
- * must be the name's), so that the inner loops carry no branch on them and a cold build compiles
- * the one body a call needs, not four (NVIDIA's OpenCL runs ptxas over each). */
-#define FAST_KERNEL(NAME, KA, KB)                                                           \
-  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                      \
-      FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {                                         \
-    DUET_SHARED_BIND(float, smem);                                                          \
-    FAST_APPLY_OFFSETS();                                                                   \
-    fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem); \
+ * The transposes decide which loader runs (memory along k or along m/n), one body per
+ * combination, so that the inner loops carry no branch on them. One kernel per combination, named
+ * for it (ta and tb, passed so that every fast kernel takes one argument list, must be the
+ * name's), holds either its own body alone, so that a cold build compiles the one body a call
+ * needs, not four (NVIDIA's OpenCL runs ptxas over each), or all four, picked by ta and tb: on the
+ * H100 the one-body kernels ran 7-11% slower at 1024^3 to 4097^3 on both backends
+ * (docs/results/h100.md, ninth session). nvcc builds ahead of time, so CUDA takes four bodies,
+ * and instantiates the _nn kernel alone, which kernels_cu/gemm_fast.cu registers under the four
+ * names; OpenCL takes GEMM_FAST_FOUR_BODIES (0 in every set: one body, for the cold build). */
+#if defined(DUET_CUDA) || GEMM_FAST_FOUR_BODIES
+#define FAST_BODY(KA, KB)      \
+  if (!ta) {                   \
+    if (!tb)                   \
+      FAST_TILES(true, false); \
+    else                       \
+      FAST_TILES(true, true);  \
+  } else if (!tb) {            \
+    FAST_TILES(false, false);  \
+  } else {                     \
+    FAST_TILES(false, true);   \
+  }
+#else
+#define FAST_BODY(KA, KB) FAST_TILES(KA, KB)
+#endif
+#define FAST_TILES(KA, KB) \
+  fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem)
+#define FAST_KERNEL(NAME, KA, KB)                                      \
+  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME( \
+      FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {                    \
+    DUET_SHARED_BIND(float, smem);                                     \
+    FAST_APPLY_OFFSETS();                                              \
+    FAST_BODY(KA, KB);                                                 \
   }
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_nn)
 FAST_KERNEL(duet_sgemm_fast_nn, true, false)
@@ -618,6 +643,8 @@ FAST_KERNEL(duet_sgemm_fast_tn, false, false)
 FAST_KERNEL(duet_sgemm_fast_tt, false, true)
 #endif
 #undef FAST_KERNEL
+#undef FAST_TILES
+#undef FAST_BODY
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units` blocks
  * share the last tiles' k iterations (fast_stream_k; `work` their partial products, `flags`
@@ -653,24 +680,28 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
 /* Split-K reduction: C = alpha * (sum over z of work[z * m * n + i * n + j]) + beta * C, C
  * starting c_off floats into its buffer (the slices hold plain partial products; beta == 0 never
  * reads C). The block's GEMM_SPLITK_REDUCE_TILE x lanes take as many consecutive columns of a row;
- * its GEMM_SPLITK_REDUCE_ROWS y lanes share out the slices: lz = min(splits, ROWS) lanes per
- * element, slice z to lane z % lz, each lane summing its slices in order, and then the first adds
- * the lanes' sums in lane order (a fixed order: the same bits on every run), ROWS / lz rows of C at
- * a time. So a C of a few tiles, cut into hundreds of slices, still has every lane of the device
- * loading. A 1D grid of any size strides over the steps (the plan sizes it, src/gemm_plan.c). */
+ * its GEMM_SPLITK_REDUCE_ROWS y lanes share out the slices: lz = `lanes` (the plan's, from 1 to
+ * min(splits, ROWS)) lanes per element, slice z to lane z % lz, each lane summing its slices in
+ * order, and then the first adds the lanes' sums in lane order (a fixed order: the same bits on
+ * every run), ROWS / lz rows of C at a time. So a C of a few tiles, cut into hundreds of slices,
+ * still has every lane of the device loading, and a C of many elements (lanes 1) has each thread
+ * keep all its slices' loads in flight. A 1D grid of any size strides over the steps (the plan
+ * sizes both, src/gemm_plan.c). */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_splitk_reduce)
 #if !defined(GEMM_SPLITK_REDUCE_TILE) || !defined(GEMM_SPLITK_REDUCE_ROWS)
 #error "the reduction's block comes from the tuning set (GEMM_SPLITK_REDUCE_TILE, _ROWS)"
 #endif
 DUET_KERNEL
 KERNEL_BLOCK(GEMM_SPLITK_REDUCE_TILE, GEMM_SPLITK_REDUCE_ROWS)
-void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits,
+void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits, int lanes,
                               DUET_GLOBAL const float *DUET_RESTRICT work, float alpha, float beta,
                               DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc) {
   DUET_SHARED float part[GEMM_SPLITK_REDUCE_ROWS][GEMM_SPLITK_REDUCE_TILE];
   const idx_t slab = m * n;
   const int x = (int)DUET_THREAD_IDX(0), y = (int)DUET_THREAD_IDX(1);
-  const int lz = splits < GEMM_SPLITK_REDUCE_ROWS ? splits : GEMM_SPLITK_REDUCE_ROWS,
+  const int lz = lanes < 1                         ? 1
+                 : lanes < GEMM_SPLITK_REDUCE_ROWS ? lanes
+                                                   : GEMM_SPLITK_REDUCE_ROWS,
             rows = GEMM_SPLITK_REDUCE_ROWS / lz;
   const int lane = y % lz, r = y / lz;
   const idx_t across = (n + GEMM_SPLITK_REDUCE_TILE - 1) / GEMM_SPLITK_REDUCE_TILE;

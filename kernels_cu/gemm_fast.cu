@@ -30,8 +30,17 @@
 /* Each set: namespace set<S>, every kernel at the big tile; set<S>_small and set<S>_tiny, fast
  * alone at the small and the tiny tile (as the gemm_fast_small and gemm_fast_tiny groups' OpenCL
  * programs build it). */
+/* fast's _nn kernel alone at each tile: on CUDA it holds the four transpose bodies and serves
+ * the four names (FAST_KERNEL in gemm_fast.cl, the registry below). */
 static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and tile");
 #define PER_SET_SOURCE "gemm_fast.cl"
+#define DUET_KERNEL_ONLY
+#define DUET_WANT_duet_sgemm_fast_nn
+#define DUET_WANT_duet_sgemm_fast_sk_nn
+#define DUET_WANT_duet_sgemm_fast_sk_nt
+#define DUET_WANT_duet_sgemm_fast_sk_tn
+#define DUET_WANT_duet_sgemm_fast_sk_tt
+#define DUET_WANT_duet_sgemm_splitk_reduce
 #define FAST_PREFIX GEMM_FAST_
 #define PER_SET_SUFFIX
 #define DUET_SET 0
@@ -42,14 +51,14 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #include "per_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
+#undef DUET_WANT_duet_sgemm_fast_sk_nn
+#undef DUET_WANT_duet_sgemm_fast_sk_nt
+#undef DUET_WANT_duet_sgemm_fast_sk_tn
+#undef DUET_WANT_duet_sgemm_fast_sk_tt
+#undef DUET_WANT_duet_sgemm_splitk_reduce
 
 #define FAST_PREFIX GEMM_FAST_SMALL_
 #define PER_SET_SUFFIX _small
-#define DUET_KERNEL_ONLY
-#define DUET_WANT_duet_sgemm_fast_nn
-#define DUET_WANT_duet_sgemm_fast_nt
-#define DUET_WANT_duet_sgemm_fast_tn
-#define DUET_WANT_duet_sgemm_fast_tt
 #define DUET_SET 0
 #include "per_set.inc"
 #define DUET_SET 1
@@ -67,9 +76,6 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #define DUET_SET 2
 #include "per_set.inc"
 #undef DUET_WANT_duet_sgemm_fast_nn
-#undef DUET_WANT_duet_sgemm_fast_nt
-#undef DUET_WANT_duet_sgemm_fast_tn
-#undef DUET_WANT_duet_sgemm_fast_tt
 #undef DUET_KERNEL_ONLY
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
@@ -80,14 +86,20 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #define FAST_THREADS(S, P) (32u * (TUN(S, P##BM) / TUN(S, P##WM)) * (TUN(S, P##BN) / TUN(S, P##WN)))
 #define FAST_SMEM(S, P) \
   ((size_t)2 * TUN(S, P##BK) * (TUN(S, P##BM) + TUN(S, P##BN) + 8) * sizeof(float) + 16)
-#define FAST_ROW(S, NS, P, NAME) \
-  {#NAME, S, (const void *)NS::NAME, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
-/* four kernels of one kind, one per transpose combination (NAME_nn ... NAME_tt), at one tile */
-#define FOUR_ROWS(S, NS, P, NAME) \
-  FAST_ROW(S, NS, P, NAME##_nn)   \
-  FAST_ROW(S, NS, P, NAME##_nt) FAST_ROW(S, NS, P, NAME##_tn) FAST_ROW(S, NS, P, NAME##_tt)
+#define FAST_ROW(S, NS, P, NAME, FN) \
+  {#NAME, S, (const void *)NS::FN, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
+/* four kernels of one kind, one per transpose combination (NAME_nn ... NAME_tt), at one tile,
+ * each its own function (FOUR_ROWS, stream-K) or all of them the _nn one (FOUR_NAMES, fast) */
+#define FOUR_ROWS(S, NS, P, NAME)          \
+  FAST_ROW(S, NS, P, NAME##_nn, NAME##_nn) \
+  FAST_ROW(S, NS, P, NAME##_nt, NAME##_nt) \
+  FAST_ROW(S, NS, P, NAME##_tn, NAME##_tn) FAST_ROW(S, NS, P, NAME##_tt, NAME##_tt)
+#define FOUR_NAMES(S, NS, P, NAME)         \
+  FAST_ROW(S, NS, P, NAME##_nn, NAME##_nn) \
+  FAST_ROW(S, NS, P, NAME##_nt, NAME##_nn) \
+  FAST_ROW(S, NS, P, NAME##_tn, NAME##_nn) FAST_ROW(S, NS, P, NAME##_tt, NAME##_nn)
 #define BIG_ROWS(S, ...)                                \
-  FOUR_ROWS(S, set##S, GEMM_FAST_, duet_sgemm_fast)     \
+  FOUR_NAMES(S, set##S, GEMM_FAST_, duet_sgemm_fast)    \
   FOUR_ROWS(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk){ \
       "duet_sgemm_splitk_reduce",                       \
       S,                                                \
@@ -95,8 +107,8 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
       (unsigned)TUN(S, GEMM_SPLITK_REDUCE_TILE),        \
       (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),        \
       0},
-#define SMALL_ROWS(S, ...) FOUR_ROWS(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
-#define TINY_ROWS(S, ...) FOUR_ROWS(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)
+#define SMALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
+#define TINY_ROWS(S, ...) FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};

@@ -14,8 +14,10 @@
  * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set):
  *   STENCIL_BLOCK   threads per block, >= 64                          (default 256)
  *   STENCIL_VEC         register: outputs per thread, a multiple of 4  (default 8)
- *   STENCIL_MIN_BLOCKS  register: blocks per SM its registers must allow, through
- *                       __launch_bounds__; 0 none                      (default 0)
+ *   STENCIL_MIN_BLOCKS  OpenCL only (NVIDIA's -cl-nv-maxrregcount): nvcc gets
+ *                       __launch_bounds__(STENCIL_BLOCK) alone, since any minimum there, 1
+ *                       included, made nvcc spend more registers on the radius-16 window and
+ *                       cost it 0.92 -> 0.72-0.76 of the copy on the H100 (ninth session)
  *   STENCIL_PER_CU, STENCIL_R16_PER_CU  register4, register16: blocks per compute unit (the
  *                       core's)
  *   STENCIL_AUTO        the variant AUTO takes (the core's)
@@ -28,9 +30,6 @@
 template <int S>
 struct stencil_cfg {
   static constexpr int B = TUN(S, STENCIL_BLOCK), V = TUN(S, STENCIL_VEC);
-  /* register: the grid's blocks per SM must fit at once, or the last of them run as a second,
-   * part-empty wave (a register file of 65536 at 4 x 256 threads is 64 registers a thread) */
-  static constexpr int MIN_BLOCKS = TUN(S, STENCIL_MIN_BLOCKS) > 0 ? TUN(S, STENCIL_MIN_BLOCKS) : 1;
   static constexpr unsigned bx = B, by = 1;
   static constexpr size_t smem = 0;
   static_assert(B >= 2 * STENCIL_MAX_RADIUS + 1, "STENCIL_BLOCK: a thread per weight");
@@ -130,14 +129,14 @@ __device__ __forceinline__ void stencil_window(idx_t n, int r, const float *__re
 }
 
 template <int S>
-__global__ void __launch_bounds__(stencil_cfg<S>::B, stencil_cfg<S>::MIN_BLOCKS)
+__global__ void __launch_bounds__(stencil_cfg<S>::B)
     duet_stencil_register4(idx_t n, int r, const float *__restrict__ w,
                            const float *__restrict__ in, float *__restrict__ out) {
   stencil_window<S, 4>(n, r, w, in, out);
 }
 
 template <int S>
-__global__ void __launch_bounds__(stencil_cfg<S>::B, stencil_cfg<S>::MIN_BLOCKS)
+__global__ void __launch_bounds__(stencil_cfg<S>::B)
     duet_stencil_register16(idx_t n, int r, const float *__restrict__ w,
                             const float *__restrict__ in, float *__restrict__ out) {
   stencil_window<S, STENCIL_MAX_RADIUS>(n, r, w, in, out);

@@ -40,12 +40,19 @@
  * GEMM_REG_*              register sgemm: a BM x BN tile of C in BK steps, TM x TN per thread
  * GEMM_FAST_*             fast sgemm (kernels_cl/gemm_fast.cl states the rules they follow):
  *                         BM x BN tile, BK deep, WM x WN per warp, TM x TN per thread, BAND
+ * GEMM_FAST_FOUR_BODIES   OpenCL: 1 builds each fast kernel (every tile) with the four
+ *                         transpose combinations' bodies, picked at run time, as CUDA always
+ *                         does (faster: docs/results/tuning-notes.md); 0 with its own body alone
+ *                         (a cold build compiles a quarter)
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
  * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
- *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K),
+ *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K, and
+ *                         GEMM_FAST_BIG_FILL_PCT holds),
  *                         else the small or the tiny tile, with or without split-K, whichever
  *                         the plan's cost model (src/gemm_plan.c, tile_piece) finds fastest:
+ * GEMM_FAST_BIG_FILL_PCT  ... and where C fills at least this percentage of the big tiles that
+ *                         cover it (65536 x 32 fills a quarter of its 256 x 128 tiles); 0: any
  * GEMM_FAST_SMALL_PER_CU, GEMM_FAST_TINY_PER_CU  blocks of that tile resident on a unit at once
  * GEMM_FAST_TINY_PCT      the tiny tile's multiply-add rate, in percent of the small tile's
  * GEMM_FAST_SHALLOW_K     k at most this takes the small tile even where the big one fills the
@@ -65,6 +72,8 @@
  * GEMM_FAST_STREAMK_PCT   stream-K: where the big tiles leave at least this percentage of their
  *                         waves' block slots idle, fast shares the last tiles' k iterations out
  *                         among one block per compute unit (src/gemm_plan.c); 0: never
+ * GEMM_AUTO_TILED_MAX     AUTO takes tiled first where m, n and k are all at most this (one
+ *                         launch of a small kernel beats fast's larger block there); 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move
@@ -100,10 +109,10 @@
  * STENCIL_PER_CU          stencil register (radius <= 4): blocks per compute unit of its
  *                         grid-stride grid
  * STENCIL_R16_PER_CU      the same for the register window of radius 16 (radius > 4)
- * STENCIL_MIN_BLOCKS      stencil register: blocks per compute unit the compiler must leave room
- *                         for in registers (CUDA __launch_bounds__; NVIDIA's OpenCL
- *                         -cl-nv-maxrregcount); 0: the compiler's choice. A grid of more blocks
- *                         than fit at once runs a second, part-empty wave
+ * STENCIL_MIN_BLOCKS      stencil register, OpenCL: blocks per compute unit the compiler must
+ *                         leave room for in registers (NVIDIA's -cl-nv-maxrregcount); 0: the
+ *                         compiler's choice. A grid of more blocks than fit at once runs a
+ *                         second, part-empty wave. CUDA's build ignores it (kernels_cu/stencil.cu)
  * STENCIL_AUTO            the variant stencil AUTO takes (a duet_stencil_variant: 1 naive,
  *                         2 shared, 3 register)
  * QUEUE_FLUSH             OpenCL: 0 submits (clFlush) after copies, events and waits only; 1
@@ -188,6 +197,9 @@
   X(GEMM_FAST_TN,             8,   8,   8) \
   X(GEMM_FAST_BAND,          16,   8,  16) \
   DUET__FAST_RULES(GEMM_FAST_) \
+  X(GEMM_FAST_FOUR_BODIES,    0,   0,   0) \
+  DUET__RULE(GEMM_FAST_FOUR_BODIES, T(GEMM_FAST_FOUR_BODIES) <= 1,                                 \
+             "GEMM_FAST_FOUR_BODIES is 0 (a body per kernel) or 1 (four)")                         \
   X(GEMM_FAST_SMALL_BM,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BN,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BK,       8,   8,   8) \
@@ -207,6 +219,8 @@
   X(GEMM_FAST_TINY_BAND,     16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_TINY_) \
   X(GEMM_FAST_BIG_PCT,       75,  75,  75) \
+  X(GEMM_FAST_BIG_FILL_PCT,  50,  50,   0) \
+  X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_REDUCE_TILE, 32,  32,  32) \
   X(GEMM_SPLITK_REDUCE_ROWS,  8,   8,   4) \
@@ -242,7 +256,7 @@
              "GEMV_DOT_LANES divides 32 and GEMV_THREADS (an output's lanes sit in one warp)")     \
   X(GEMV_UNROLL,              4,   4,   4) \
   DUET__RULE(GEMV_UNROLL, T(GEMV_UNROLL) <= 16, "GEMV_UNROLL is at most 16 (registers)")           \
-  X(GEMV_SPLIT_PER_CU,        4,   8,   2) \
+  X(GEMV_SPLIT_PER_CU,        4,   2,   2) \
   X(GEMV_SPLIT_MIN_K,       256, 128, 256) \
   X(VADD_BLOCK,             256, 256, 256) \
   X(VADD_PER_CU,              8,2048,1024) \
@@ -263,9 +277,9 @@
   X(STENCIL_VEC,              8,   8,   8) \
   DUET__RULE(STENCIL_VEC, T(STENCIL_VEC) % 4 == 0,                                                 \
              "STENCIL_VEC is a multiple of 4 (register loads its window as float4s)")              \
-  X(STENCIL_PER_CU,           4,   4,   4) \
+  X(STENCIL_PER_CU,           4,2048,   4) \
   X(STENCIL_R16_PER_CU,       4,   4,   4) \
-  X(STENCIL_MIN_BLOCKS,       0,   4,   0) \
+  X(STENCIL_MIN_BLOCKS,       0,   0,   0) \
   DUET__RULE(STENCIL_MIN_BLOCKS, T(STENCIL_MIN_BLOCKS) * T(STENCIL_BLOCK) <= 4096,                 \
              "STENCIL_MIN_BLOCKS * STENCIL_BLOCK is at most 4096 (16 registers a thread in a "     \
              "register file of 65536)")                                                            \

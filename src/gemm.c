@@ -226,6 +226,7 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   const duet__arg reduce[] = {duet__arg_i64(q->rows),
                               duet__arg_i64(q->cols),
                               duet__arg_i32((int)q->splits),
+                              duet__arg_i32((int)q->reduce_lanes),
                               work,
                               duet__arg_f32(f->alpha),
                               duet__arg_f32(f->beta),

@@ -29,6 +29,10 @@ const duet__variant duet__gemm_variants[DUET__GEMM_VARIANTS] = {
 #define AUTO_LEN 5
 static const duet_gemm_variant auto_order[AUTO_LEN] = {
     DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE};
+/* Where m, n and k are all at most GEMM_AUTO_TILED_MAX, tiled first: the call is one launch's
+ * latency, and tiled's small block starts sooner than fast's (docs/results/tuning-notes.md). */
+static const duet_gemm_variant auto_order_small[AUTO_LEN] = {
+    DUET_GEMM_TILED, DUET_GEMM_FAST, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE};
 
 /* Stream-K's flags (kernels_cl/gemm_fast.cl, fast_stream_k) count a tile's units in 10 bits. */
 enum { SK_MAX_UNITS = 0x3ff };
@@ -64,6 +68,14 @@ typedef struct {
 
 static size_t big_tiles(const inputs *x, size_t rows, size_t cols) {
   return tiles_over(fast_tile(x->tun, 0), rows, cols);
+}
+/* Whether the piece fills at least GEMM_FAST_BIG_FILL_PCT percent of the big tiles over it. */
+static int big_fills(const inputs *x, size_t rows, size_t cols) {
+  const int *tun = x->tun;
+  const tile big = fast_tile(tun, 0);
+  return (double)rows * (double)cols * 100.0 >= (double)T(GEMM_FAST_BIG_FILL_PCT) *
+                                                    (double)big_tiles(x, rows, cols) *
+                                                    (double)big.m * (double)big.n;
 }
 static size_t waves(const inputs *x, size_t rows, size_t cols) {
   return duet__ceil_div(big_tiles(x, rows, cols), units(x->caps));
@@ -111,8 +123,9 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
   return s ? s : 1;
 }
 
-/* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units
- * (and k is deeper than GEMM_FAST_SHALLOW_K), else the small or the tiny tile, in one launch or
+/* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units,
+ * the piece fills enough of them (GEMM_FAST_BIG_FILL_PCT) and k is deeper than
+ * GEMM_FAST_SHALLOW_K, else the small or the tiny tile, in one launch or
  * split along k, whichever piece_cost finds fastest. The slice counts tried: 1, the most that give
  * the busiest unit b blocks for b up to four rounds of resident blocks, and the most allowed (at
  * n = 1024 on 132 units: 64 small tiles in 4 slices; 128 x 128 x 65536: 4 tiny tiles in 132). */
@@ -122,7 +135,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int ta = x->s->ta, tb = x->s->tb;
   q->splits = 1;
   if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT) &&
-      k > T(GEMM_FAST_SHALLOW_K)) {
+      big_fills(x, q->rows, q->cols) && k > T(GEMM_FAST_SHALLOW_K)) {
     q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, ta, tb);
     return;
   }
@@ -257,18 +270,26 @@ static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
   return DUET_OK;
 }
 
-/* The split-K reduction's 1D grid: a block per step of its walk over C (a row piece of block_x
- * columns by min(splits, block_y) lanes each; kernels_cl/gemm_fast.cl), at most
- * GEMM_SPLITK_REDUCE_PER_CU per unit (the kernel strides over the rest). */
-static size_t reduction_grid(const inputs *x, const duet__gemm_piece *q) {
+/* The split-K reduction (kernels_cl/gemm_fast.cl): its threads per element of C, and its 1D
+ * grid, a block per step of its walk over C (a row piece of block_x columns by lanes each), at
+ * most GEMM_SPLITK_REDUCE_PER_CU per unit (the kernel strides over the rest). The slices of an
+ * element are shared among min(splits, block_y) lanes only where C has too few elements to give
+ * each thread of that grid one (128 x 128 in 256 slices); otherwise one thread sums them all,
+ * with every slice's load in flight (1024 x 1024 in 4 slices ran 25% slower shared among 4
+ * lanes on the H100: docs/results/h100.md, ninth session). */
+static void plan_reduction(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   duet__shape r;
   duet__manifest[DUET__K_SGEMM_SPLITK_REDUCE].shape(tun, &r);
-  const size_t lanes = q->splits < r.block_y ? q->splits : r.block_y;
+  const size_t most = units(x->caps) * T(GEMM_SPLITK_REDUCE_PER_CU);
+  const size_t threads = most * r.block_x * r.block_y;
+  size_t lanes = 1;
+  if ((double)q->rows * (double)q->cols < (double)threads)
+    lanes = q->splits < r.block_y ? q->splits : r.block_y;
   const size_t steps =
       duet__ceil_div(q->rows, r.block_y / lanes) * duet__ceil_div(q->cols, r.block_x);
-  const size_t most = units(x->caps) * T(GEMM_SPLITK_REDUCE_PER_CU);
-  return steps < most ? steps : most;
+  q->reduce_lanes = (unsigned)lanes;
+  q->reduce_grid = steps < most ? steps : most;
 }
 
 /* A piece's kernel, slices, stream-K share and scratch. */
@@ -299,7 +320,7 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
                                                      q->cols * sizeof(float), &q->work_bytes)) {
     return DUET_ENOMEM;
   }
-  if (q->splits > 1) q->reduce_grid = reduction_grid(x, q);
+  if (q->splits > 1) plan_reduction(x, q);
   return DUET_OK;
 }
 
@@ -435,7 +456,9 @@ int duet__gemm_plan_make(const duet__gemm_caps *caps, const int *tun, const duet
     return DUET_OK;
   }
   if (s->variant != DUET_GEMM_AUTO) return plan_variant(&x, s->variant, out);
-  const duet_gemm_variant *order = auto_order;
+  const size_t small = (size_t)tun[DUET__T_GEMM_AUTO_TILED_MAX];
+  const duet_gemm_variant *order =
+      small && s->m <= small && s->n <= small && s->k <= small ? auto_order_small : auto_order;
   for (unsigned i = 0; i < AUTO_LEN; i++) {
     const int status = plan_variant(&x, order[i], out);
     if (status) return status;
@@ -510,8 +533,8 @@ size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *
     if (q->splits > 1 && duet__gemm_is_gemv(q->kernel))
       put(&t, ", %u k slices summed in order by the last to finish", q->splits);
     else if (q->splits > 1)
-      put(&t, ", %u k slices, then duet_sgemm_splitk_reduce (%zu blocks)", q->splits,
-          q->reduce_grid);
+      put(&t, ", %u k slices, then duet_sgemm_splitk_reduce (%zu blocks, %u lane%s an element)",
+          q->splits, q->reduce_grid, q->reduce_lanes, q->reduce_lanes == 1 ? "" : "s");
     if (q->work_bytes) put(&t, ", work %zu bytes", q->work_bytes);
     put(&t, "\n");
   }

@@ -50,9 +50,10 @@ typedef struct {
   size_t sk_tiles;     /* stream-K: the last tiles whose k iterations the units share; 0 none */
   size_t blocks;       /* a 1D grid (skinny, stream-K), else 0: the kernel's tiles over the piece */
   size_t reduce_grid;  /* split-K: the reduction's 1D grid */
-  duet__thin thin;     /* skinny, skinny-dot and GEMV: the thin side */
-  size_t work_bytes;   /* of the work region: split-K partials or stream-K slots */
-  size_t flag_bytes;   /* of the flags region: stream-K's tickets */
+  unsigned reduce_lanes; /* split-K: the reduction's threads per element of C (reduction_lanes) */
+  duet__thin thin;       /* skinny, skinny-dot and GEMV: the thin side */
+  size_t work_bytes;     /* of the work region: split-K partials or stream-K slots */
+  size_t flag_bytes;     /* of the flags region: stream-K's tickets */
 } duet__gemm_piece;
 
 /* An operand of fast copied into the arena at a leading dimension that allows vector loads,

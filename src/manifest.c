@@ -182,9 +182,10 @@ static void shape_stencil_register(const int *t, duet__shape *s) {
 #define REG_TUNABLES                                                             \
   (DUET__TBIT(GEMM_REG_BM) | DUET__TBIT(GEMM_REG_BN) | DUET__TBIT(GEMM_REG_BK) | \
    DUET__TBIT(GEMM_REG_TM) | DUET__TBIT(GEMM_REG_TN))
-#define FAST_TUNABLES(P)                                                           \
-  (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
-   DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
+#define FAST_TUNABLES(P)                                                             \
+  (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) |   \
+   DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND) | \
+   DUET__TBIT(GEMM_FAST_FOUR_BODIES))
 /* GEMV: the outputs and k, alpha, v, v_off, ldv, u, u_off, up, beta, c, c_off, cl, then the
  * call's epoch, the k slices' partial sums and their tickets (kernels_cl/gemm_gemv.cl) */
 #define GEMV_SIG "llfmllmllfmllimm"
@@ -239,9 +240,10 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
     FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
               FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    /* m, n, splits, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices + beta * C */
+    /* m, n, splits, lanes, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices +
+     * beta * C, `lanes` threads per element sharing its slices */
     [DUET__K_SGEMM_SPLITK_REDUCE] =
-        ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "llimffmll",
+        ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "lliimffmll",
             DUET__TBIT(GEMM_SPLITK_REDUCE_TILE) | DUET__TBIT(GEMM_SPLITK_REDUCE_ROWS),
             shape_splitk_reduce),
     /* fast's arguments (a strip's plan takes it in place of the small tile) and the plan's

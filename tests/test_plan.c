@@ -242,13 +242,13 @@ static void h100(const device *d) {
        "its shift)",
        CALL(AUTO, NN, 4097, 4097, 4097),
        FAST_PLAN(1, 1, 2, PIECE(0, 4096, 0, 4097, FAST_NN),
-                 THIN_PIECE(4096, 1, 0, 4097, SGEMV, 32, ROWS, 33))},
+                 THIN_PIECE(4096, 1, 0, 4097, SGEMV, 8, ROWS, 33))},
       {"issue 22's 4095: packed, no strip (the last tiles are more than half full)",
        CALL(AUTO, NN, 4095, 4095, 4095), FAST_PLAN(1, 1, 1, PIECE(0, 4095, 0, 4095, FAST_NN))},
       {"the last column cut off (544 tiles in 5 waves, 528 in 4): GEMV-dot on a column",
        CALL(FAST, NN, 4096, 4225, 4096), .ldb = 4228,
        FAST_PLAN(0, 0, 2, PIECE(0, 4096, 0, 4224, FAST_NN),
-                 THIN_PIECE(0, 4096, 4224, 1, SGEMV_DOT, 3, COLS, 512))},
+                 THIN_PIECE(0, 4096, 4224, 1, SGEMV_DOT, 1, COLS, 512))},
       {"skinny, thin rows (2 x n, B read along the rows)", CALL(FAST, NN, 2, 4096, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 2, 0, 4096, SGEMM_SKINNY, 33, ROWS, 16))},
       /* B's ld of 3 or 2 is packed to 128, a whole tile, though no tile reads it: today's policy
@@ -262,33 +262,33 @@ static void h100(const device *d) {
       {"five rows are no strip: the tiny tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
       /* GEMV, issue 22: a row or a column of C in all four transposes, one launch each */
-      {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 32 slices",
+      {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 8 slices",
        CALL(AUTO, NN, 1, 4096, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 32, ROWS, 33))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 8, ROWS, 33))},
       {"AUTO, one row, A transposed: sgemv", CALL(AUTO, TN, 1, 4096, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 32, ROWS, 33))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 8, ROWS, 33))},
       {"AUTO, one row, B^T: sgemv-dot along B's rows", CALL(AUTO, NT, 1, 4096, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV_DOT, 3, ROWS, 512))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV_DOT, 1, ROWS, 512))},
       {"AUTO, one row, both transposed: sgemv-dot", CALL(AUTO, TT, 1, 4096, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV_DOT, 3, ROWS, 512))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV_DOT, 1, ROWS, 512))},
       {"AUTO, one column: sgemv-dot along A's rows, B not packed", CALL(AUTO, NN, 4096, 1, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV_DOT, 3, COLS, 512))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV_DOT, 1, COLS, 512))},
       {"AUTO, one column, B^T: sgemv-dot", CALL(AUTO, NT, 4096, 1, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV_DOT, 3, COLS, 512))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV_DOT, 1, COLS, 512))},
       {"AUTO, one column, A^T: sgemv along A's stored rows", CALL(AUTO, TN, 4096, 1, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV, 32, COLS, 33))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV, 8, COLS, 33))},
       {"AUTO, one column, both transposed: sgemv", CALL(AUTO, TT, 4096, 1, 4096),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV, 32, COLS, 33))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4096, 0, 1, SGEMV, 8, COLS, 33))},
       {"GEMV at 1024: slices of GEMV_SPLIT_MIN_K (128)", CALL(AUTO, NN, 1, 1024, 1024),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 1024, SGEMV, 8, ROWS, 9))},
       {"GEMV, k too short to slice", CALL(AUTO, NN, 1, 4096, 200),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 4096, SGEMV, 1, ROWS, 33))},
-      {"GEMV, deep k: 2 blocks x 256 slices (GEMV_SPLIT_MAX)", CALL(AUTO, NN, 16, 1, 262144),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 16, 0, 1, SGEMV_DOT, 256, COLS, 2))},
+      {"GEMV, deep k: one block x 256 slices (GEMV_SPLIT_MAX)", CALL(AUTO, NN, 8, 1, 262144),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 8, 0, 1, SGEMV_DOT, 256, COLS, 1))},
       {"GEMV, 1 x 1: a dot product, B^T contiguous", CALL(AUTO, TT, 1, 1, 65536),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 1, SGEMV_DOT, 256, ROWS, 1))},
       {"GEMV, unaligned ld: nothing packed", CALL(AUTO, TN, 4095, 1, 4097),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4095, 0, 1, SGEMV, 32, COLS, 33))},
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4095, 0, 1, SGEMV, 8, COLS, 33))},
       {"deep k, C of one small tile: 256 slices of 256, two a unit",
        CALL(AUTO, NN, 128, 128, 65536),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_SMALL_NN, 256))},
@@ -303,8 +303,20 @@ static void h100(const device *d) {
       {"1000^3, both transposed: 4 slices of 256 (3 of 336 left 72 units half idle)",
        CALL(AUTO, TT, 1000, 1000, 1000),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_TT, 4))},
-      {"32^3: one tiny tile, one launch", CALL(AUTO, NN, 32, 32, 32),
+      {"32^3: one tiny tile, one launch", CALL(FAST, NN, 32, 32, 32),
        FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_TINY_NN))},
+      {"AUTO at m, n, k <= GEMM_AUTO_TILED_MAX (128): tiled", CALL(AUTO, NN, 32, 32, 32),
+       SIMPLE_PLAN(TILED, SGEMM_TILED)},
+      {"AUTO at GEMM_AUTO_TILED_MAX itself, transposed: tiled", CALL(AUTO, TT, 128, 100, 128),
+       SIMPLE_PLAN(TILED, SGEMM_TILED)},
+      {"AUTO one past GEMM_AUTO_TILED_MAX: fast", CALL(AUTO, NN, 128, 128, 129),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_TINY_NN, 2))},
+      {"65536 x 32 fills a quarter of its big tiles (GEMM_FAST_BIG_FILL_PCT 50): tiny tiles",
+       CALL(AUTO, NN, 65536, 32, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TINY_NN))},
+      {"32 x 65536 fills an eighth of its big tiles: tiny tiles", CALL(AUTO, NN, 32, 65536, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 65536, FAST_TINY_NN))},
+      {"128 x 16384 fills half of its big tiles: the big tile", CALL(AUTO, NN, 128, 16384, 1024),
+       FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 16384, FAST_NN))},
       {"shallow k keeps the big tile (GEMM_FAST_SHALLOW_K 0)", CALL(AUTO, NN, 8192, 8192, 64),
        FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))},
       {"register", CALL(REGISTER, NN, 512, 512, 512), SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)},
@@ -432,7 +444,7 @@ static void switched(const device *h100) {
   const want_plan w[] = {
       {"256^3: 4 small tiles in 4 slices", CALL(AUTO, NN, 256, 256, 256),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 4))},
-      {"32^3: one small tile", CALL(AUTO, NN, 32, 32, 32),
+      {"32^3: one small tile", CALL(FAST, NN, 32, 32, 32),
        FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_SMALL_NN))},
   };
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(&d, &w[i]);
@@ -477,6 +489,35 @@ static void check_fours(void) {
   }
 }
 
+/* The split-K reduction's threads per element: one where C's elements outnumber the threads of
+ * its grid (each thread keeps its slices' loads in flight), the slices shared among the block's
+ * rows of lanes where they do not. */
+static void reduction_lanes(const device *d) {
+  static const struct {
+    const char *why;
+    size_t m, n, k;
+    unsigned lanes;
+  } w[] = {
+      {"1024^3 in 4 slices: 1M elements, one thread each", 1024, 1024, 1024, 1},
+      {"128 x 128 x 65536 in 256 slices: 16384 elements, 8 lanes each", 128, 128, 65536, 8},
+      {"512^3 in 6 slices: 262144 elements, a lane per slice", 512, 512, 512, 6},
+  };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+    harness_case c;
+    harness_case_begin(&c, NULL, "reduction lanes on %s: %s", d->name, w[i].why);
+    const duet__gemm_shape s = {DUET_GEMM_AUTO, 0,      0,      w[i].m, w[i].n,
+                                w[i].k,         w[i].k, w[i].n, 1.0f,   0.0f};
+    duet__gemm_plan p;
+    const int st = duet__gemm_plan_make(&d->caps, tun[d->set], &s, &p);
+    harness_expect(&c, st == DUET_OK && p.npieces == 1 && p.piece[0].splits > 1,
+                   "status %s, %u pieces, %u slices", duet_status_name(st), p.npieces,
+                   p.piece[0].splits);
+    harness_expect(&c, p.piece[0].reduce_lanes == w[i].lanes, "%u lanes, want %u",
+                   p.piece[0].reduce_lanes, w[i].lanes);
+    harness_case_end(&c);
+  }
+}
+
 int main(void) {
   harness_init("test_plan");
   load_sets();
@@ -487,6 +528,9 @@ int main(void) {
   h100(&(device){"H100 OpenCL",
                  DUET__SET_NVIDIA_SM80,
                  {.units = 132, .max_block_threads = 1024, .shared_bytes = 48 * KIB}});
+  reduction_lanes(&(device){"H100 CUDA",
+                            DUET__SET_NVIDIA_SM80,
+                            {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}});
   switched(&(device){"H100 CUDA",
                      DUET__SET_NVIDIA_SM80,
                      {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}});

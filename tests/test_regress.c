@@ -221,6 +221,32 @@ static void split_k(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* fast's kernels with the four transpose bodies, one picked by ta and tb at run time (OpenCL's
+ * GEMM_FAST_FOUR_BODIES=1; CUDA builds them so always, and test_gemm covers that): each
+ * transpose pair through its own kernel, and split-K. */
+static void four_bodies(const harness_dev *dev, void *user) {
+  (void)user;
+  if (dev->backend != DUET_BACKEND_OPENCL) {
+    harness_case c;
+    harness_case_begin(&c, dev, "sgemm fast with GEMM_FAST_FOUR_BODIES=1");
+    harness_case_skip(&c, "OpenCL's tunable: CUDA compiles the four bodies ahead of time");
+    harness_case_end(&c);
+    return;
+  }
+  harness_dev d;
+  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_FOUR_BODIES=1")) return;
+  const gemm_call calls[] = {
+      {FAST, NN, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
+      {FAST, DUET_NO_TRANS, DUET_TRANS, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
+      {FAST, DUET_TRANS, DUET_NO_TRANS, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
+      {FAST, DUET_TRANS, DUET_TRANS, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
+      {FAST, DUET_TRANS, DUET_TRANS, 40, 50, 1030, 1.0f, 0.0f, NULL, NULL, "splitk_reduce",
+       DUET_OK},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
+  duet_ctx_destroy(d.ctx);
+}
+
 /* GEMV's k slices are added in slice order by whichever thread finishes an output last, so that
  * repeated calls give the same bits (PoCL, with 5 units here, preempts groups mid-launch). Each
  * shape is a row or a column whose plan on this device is split; SKIP where it is not. */
@@ -455,6 +481,7 @@ int main(void) {
   harness_for_each_ctx(stale_flags, NULL);
   harness_for_each_ctx(split_k, NULL);
   harness_for_each_ctx(gemv_bits, NULL);
+  harness_for_each_ctx(four_bodies, NULL);
   harness_for_each_ctx(auto_small_blocks, NULL);
   harness_for_each_ctx(auto_broken_group, NULL);
   harness_for_each_ctx(tunable_rules, NULL);
