@@ -20,6 +20,8 @@
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
 # $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after);
 # kernelsrc: registers, spills and SASS of the GEMM kernels written once (GEMV too), from libduet.so.
+# ab: .carry/old/duet-old.tar.gz (an earlier `make dist`) built beside this tarball, the same
+# gemm, stencil and reduce rows timed on both in one call.
 # gemv: issue 22's one row or column of C (kernels_cl/gemm_gemv.cl) at every transpose against
 # cuBLAS and CLBlast, the copy's rate beside it, skinny's (the before), then GEMV_* values swept
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
@@ -237,6 +239,33 @@ if has kernelsrc; then
     awk '/Function :/ { keep = $0 ~ /sgemm_fast|sgemm_skinny|splitk_reduce|sgemv/ } keep' \
       >"$logs/kernelsrc-sass.txt"
   echo "kernelsrc-sass.txt: $(grep -c 'Function :' "$logs/kernelsrc-sass.txt") kernels, $(wc -l <"$logs/kernelsrc-sass.txt") lines"
+fi
+
+# ab: an earlier tarball (.carry/old/duet-old.tar.gz) built beside this one and the same rows
+# timed on both in this call, so that a change is measured against its before on one machine
+# (the ninth session's regressions were found so). AB_GEMM, AB_STENCIL and AB_REDUCE give the
+# sizes. Set CUDA_ARCH="-gencode=arch=compute_90,code=sm_90" to build both in about a minute.
+if has ab; then
+  echo "=== ab: $(ls "$repo"/.carry/old/*.tar.gz 2>/dev/null) against this tarball"
+  old=/tmp/duet-old
+  rm -rf $old && mkdir -p $old && tar -xzf "$repo"/.carry/old/*.tar.gz -C $old --strip-components=1 &&
+    (cd $old && ./configure --with-cuda --with-opencl >"$logs/configure-old.log" 2>&1 &&
+      make -j16 >"$logs/make-old.log" 2>&1) || { tail -20 "$logs/make-old.log"; exit 1; }
+  export DUET_OPENCL_PLATFORM=NVIDIA
+  ab() { # ab TAG ARGS...: the same duet-bench rows, earlier tarball then this one
+    local t b
+    for t in old new; do
+      echo "--- $1 $t"
+      if [ $t = old ]; then b=$old/tools/duet-bench; else b=tools/duet-bench; fi
+      $b "${@:2}" 2>"$logs/ab-$1-$t.err" | tee "$logs/ab-$1-$t.txt" | grep -E '^[0-9]'
+    done
+  }
+  ab gemm gemm --backend all --variant fast,cublas --sizes ${AB_GEMM:-1024,4096,4097,1000,512}
+  ab stencil stencil --backend all --variant register-r3,auto-r3,register-r16,auto-r16 \
+    --sizes ${AB_STENCIL:-8192,16384}
+  ab reduce reduce --backend all --variant shuffle,cub,clblast-sum --sizes ${AB_REDUCE:-8192,16384} \
+    --reps 50
+  unset DUET_OPENCL_PLATFORM
 fi
 
 if has onesource; then
