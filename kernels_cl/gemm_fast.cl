@@ -603,7 +603,7 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  * name's), holds either its own body alone, so that a cold build compiles the one body a call
  * needs, not four (NVIDIA's OpenCL runs ptxas over each), or all four, picked by ta and tb: on the
  * H100 the one-body kernels ran 7-11% slower at 1024^3 to 4097^3 on both backends
- * (docs/results/h100.md, ninth session). nvcc builds ahead of time, so CUDA takes four bodies,
+ * (docs/results/h100.md, tenth session). nvcc builds ahead of time, so CUDA takes four bodies,
  * and instantiates the _nn kernel alone, which kernels_cu/gemm_fast.cu registers under the four
  * names; OpenCL takes GEMM_FAST_FOUR_BODIES (0 in every set: one body, for the cold build). */
 #if defined(DUET_CUDA) || GEMM_FAST_FOUR_BODIES

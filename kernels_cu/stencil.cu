@@ -17,7 +17,7 @@
  *   STENCIL_MIN_BLOCKS  OpenCL only (NVIDIA's -cl-nv-maxrregcount): nvcc gets
  *                       __launch_bounds__(STENCIL_BLOCK) alone, since any minimum there, 1
  *                       included, made nvcc spend more registers on the radius-16 window and
- *                       cost it 0.92 -> 0.72-0.76 of the copy on the H100 (ninth session)
+ *                       cost it 0.92 -> 0.72-0.76 of the copy on the H100 (tenth session)
  *   STENCIL_PER_CU, STENCIL_R16_PER_CU  register4, register16: blocks per compute unit (the
  *                       core's)
  *   STENCIL_AUTO        the variant AUTO takes (the core's)

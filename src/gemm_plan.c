@@ -276,7 +276,7 @@ static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
  * element are shared among min(splits, block_y) lanes only where C has too few elements to give
  * each thread of that grid one (128 x 128 in 256 slices); otherwise one thread sums them all,
  * with every slice's load in flight (1024 x 1024 in 4 slices ran 25% slower shared among 4
- * lanes on the H100: docs/results/h100.md, ninth session). */
+ * lanes on the H100: docs/results/h100.md, tenth session). */
 static void plan_reduction(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   duet__shape r;
