@@ -27,11 +27,11 @@
 #define GEMM_SPLITK_REDUCE_TILE TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_TILE)
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
-/* Each set: namespace set<S>, every kernel at the big tile; set<S>_small and set<S>_tiny, fast
- * alone at the small and the tiny tile (as the gemm_fast_small and gemm_fast_tiny groups' OpenCL
- * programs build it). */
-/* fast's _nn kernel alone at each tile: on CUDA it holds the four transpose bodies and serves
- * the four names (FAST_KERNEL in gemm_fast.cl, the registry below). */
+/* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
+ * set<S>_small and set<S>_tiny, fast alone at the small and the tiny tile (as the gemm_fast_small
+ * and gemm_fast_tiny groups' OpenCL programs build it). fast is its _nn kernel alone at each tile:
+ * on CUDA it holds the four transpose bodies and serves the four names (FAST_KERNEL in
+ * gemm_fast.cl, the registry below). */
 static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and tile");
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define DUET_KERNEL_ONLY
