@@ -57,6 +57,9 @@
  * GEMM_FAST_TINY_PCT      the tiny tile's multiply-add rate, in percent of the small tile's
  * GEMM_FAST_SHALLOW_K     k at most this takes the small tile even where the big one fills the
  *                         units (its blocks overlap one's stores with another's loop); 0: never
+ * GEMM_FAST_SHALLOW_TINY_K  k at most this takes the tiny tile in one slice wherever it fits
+ *                         (a C bound by its stores: more, smaller blocks a unit keep more
+ *                         stores in flight); 0: never
  * GEMM_COST_LANES         the model's multiply-adds per cycle and unit
  * GEMM_COST_LAT           the model's cycles of one k step's loads (what a lone block waits)
  * GEMM_SPLITK_MIN_K, _MAX split-K: at most _MAX slices, each of at least _MIN_K of k ...
@@ -218,7 +221,7 @@
   X(GEMM_FAST_TINY_TN,        8,   8,   4) \
   X(GEMM_FAST_TINY_BAND,     16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_TINY_) \
-  X(GEMM_FAST_BIG_PCT,       75,  75,  75) \
+  X(GEMM_FAST_BIG_PCT,       75,  30,  75) \
   X(GEMM_FAST_BIG_FILL_PCT,  50,  50,   0) \
   X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
@@ -226,7 +229,8 @@
   X(GEMM_SPLITK_REDUCE_ROWS,  8,   8,   4) \
   X(GEMM_FAST_TINY_PER_CU,    4,   4,   1) \
   X(GEMM_FAST_TINY_PCT,      80,  80,  50) \
-  X(GEMM_FAST_SHALLOW_K,      0,   0,   0) \
+  X(GEMM_FAST_SHALLOW_K,      0, 128,   0) \
+  X(GEMM_FAST_SHALLOW_TINY_K, 0,  32,   0) \
   X(GEMM_COST_LANES,         64, 128,   8) \
   X(GEMM_COST_LAT,          500, 500,   1) \
   X(GEMM_SPLITK_MIN_K,       64,  64, 256) \

@@ -123,7 +123,8 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
   return s ? s : 1;
 }
 
-/* How fast covers a piece: the big tile where it gives enough tiles to fill the compute units,
+/* How fast covers a piece: the tiny tile in one slice where k is at most
+ * GEMM_FAST_SHALLOW_TINY_K; the big tile where it gives enough tiles to fill the compute units,
  * the piece fills enough of them (GEMM_FAST_BIG_FILL_PCT) and k is deeper than
  * GEMM_FAST_SHALLOW_K, else the small or the tiny tile, in one launch or
  * split along k, whichever piece_cost finds fastest. The slice counts tried: 1, the most that give
@@ -134,6 +135,11 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const size_t u = units(x->caps), k = x->s->k;
   const int ta = x->s->ta, tb = x->s->tb;
   q->splits = 1;
+  const duet__kernel tiny = duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, ta, tb);
+  if (k <= T(GEMM_FAST_SHALLOW_TINY_K) && duet__gemm_kernel_fits(x->caps, tun, tiny)) {
+    q->kernel = tiny;
+    return;
+  }
   if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT) &&
       big_fills(x, q->rows, q->cols) && k > T(GEMM_FAST_SHALLOW_K)) {
     q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, ta, tb);
@@ -142,7 +148,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const tile_kind kinds[2] = {
       {duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb), fast_tile(tun, 1),
        T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100},
-      {duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, ta, tb),
+      {tiny,
        {T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN)},
        T(GEMM_FAST_TINY_BK),
        T(GEMM_FAST_TINY_PER_CU),

@@ -61,6 +61,8 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   up with CUDA's at radius 16 only with 4 outputs a work-item, not 8.
  *   nvidia-sm80 on OpenCL, STENCIL_PER_CU 4: the radius-4 window's grid-stride grid, where
  *   CUDA's one window per thread (2048 blocks a unit) ran slower on NVIDIA's OpenCL.
+ *   nvidia-sm80 on OpenCL, GEMM_FAST_SHALLOW_K 0: NVIDIA's OpenCL build of the big tile ran
+ *   k = 64 and 128 faster than its small tile, where CUDA's ran them slower.
  * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
@@ -72,6 +74,7 @@ static const struct {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_TRANSPOSE_PADDED_BAND, 8},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_STENCIL_VEC, 4},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_STENCIL_PER_CU, 4},
+    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_SHALLOW_K, 0},
 };
 
 /* The tunables some kernel is built with; the rest steer the core's plans alone. */
@@ -125,8 +128,9 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY ||
          t == DUET__T_REDUCE_ONE_PASS || t == DUET__T_STENCIL_MIN_BLOCKS ||
          t == DUET__T_QUEUE_FLUSH || t == DUET__T_GEMM_FAST_GEMV ||
-         t == DUET__T_GEMM_FAST_SHALLOW_K || t == DUET__T_GEMM_FAST_BIG_FILL_PCT ||
-         t == DUET__T_GEMM_AUTO_TILED_MAX || t == DUET__T_GEMM_FAST_FOUR_BODIES;
+         t == DUET__T_GEMM_FAST_SHALLOW_K || t == DUET__T_GEMM_FAST_SHALLOW_TINY_K ||
+         t == DUET__T_GEMM_FAST_BIG_FILL_PCT || t == DUET__T_GEMM_AUTO_TILED_MAX ||
+         t == DUET__T_GEMM_FAST_FOUR_BODIES;
 }
 
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet

@@ -470,7 +470,7 @@ export DUET_BENCH_TEST_SUITE_SCALE
 run suite gemm --suite $sel --reps 1 --warmup 0 --save "$tmp/suite"
 [ "$rc" -eq 0 ] || show suite
 count_is "gemm --suite exits 0" 0 "$rc"
-shapes=$(sed -n 's/.* \([0-9][0-9]*\) shapes on CPUs$/\1/p' "$tmp/suite.out")
+shapes=$(sed -n 's/.* \([0-9][0-9]*\) shapes on every device (the CPUs. list, dimensions over 16 divided by 4)$/\1/p' "$tmp/suite.out")
 expect "the suite's header counts 30 or more shapes (${shapes:-none})" test "${shapes:-0}" -ge 30
 lines=$(grep -Ec "^ *[0-9]+ .* $backend:0 " "$tmp/suite.out")
 count_is "a table line per shape" "${shapes:-0}" "$lines"

@@ -317,8 +317,16 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 65536, FAST_TINY_NN))},
       {"128 x 16384 fills half of its big tiles: the big tile", CALL(AUTO, NN, 128, 16384, 1024),
        FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 16384, FAST_NN))},
-      {"shallow k keeps the big tile (GEMM_FAST_SHALLOW_K 0)", CALL(AUTO, NN, 8192, 8192, 64),
-       FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))},
+      {"k at most GEMM_FAST_SHALLOW_TINY_K (32): the tiny tile, one launch",
+       CALL(AUTO, NN, 4096, 4096, 32), FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_TINY_NN))},
+      {"k = 1, B transposed: the tiny tile (A and B packed to an ld of 4)",
+       CALL(AUTO, NT, 2048, 2048, 1), FAST_PLAN(1, 1, 1, PIECE(0, 2048, 0, 2048, FAST_TINY_NT))},
+      {"64 big tiles, under a wave but GEMM_FAST_BIG_PCT (30) of it: stream-K on the big tile",
+       CALL(AUTO, NN, 16384, 128, 1024),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 16384, 0, 128, SGEMM_FAST_SK_NN, 64, 132))},
+      {"32 big tiles, under GEMM_FAST_BIG_PCT: small tiles in 4 slices",
+       CALL(AUTO, NN, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_NN, 4))},
       {"register", CALL(REGISTER, NN, 512, 512, 512), SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)},
       {"tiled", CALL(TILED, TT, 512, 512, 512), SIMPLE_PLAN(TILED, SGEMM_TILED)},
       {"coalesced", CALL(COALESCED, NT, 33, 65, 17), SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
@@ -427,16 +435,25 @@ static void fallbacks(void) {
 }
 
 /* Rules that a tunable or a failed build turns on: GEMM_FAST_SHALLOW_K sends a large C with a
- * shallow k to the small tile; a tiny tile that does not load leaves its shapes to the small one
- * (never to tiled). */
+ * shallow k to the small tile (nvidia-sm80's 128 on CUDA; 0, the big tile, on OpenCL by
+ * src/tuning.c's refinement, which test_manifest checks); a tiny tile that does not load leaves
+ * its shapes to the small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
   const int saved = t[DUET__T_GEMM_FAST_SHALLOW_K];
-  t[DUET__T_GEMM_FAST_SHALLOW_K] = 64;
-  const want_plan shallow = {"GEMM_FAST_SHALLOW_K=64: the small tile, one launch",
+  const want_plan shallow = {"GEMM_FAST_SHALLOW_K 128 (CUDA's): k = 64 on the small tile",
                              CALL(AUTO, NN, 8192, 8192, 64),
                              FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_SMALL_NN))};
   check_plan(h100, &shallow);
+  const want_plan deeper = {"GEMM_FAST_SHALLOW_K 128: k = 129 on the big tile",
+                            CALL(AUTO, NN, 8192, 8192, 129),
+                            FAST_PLAN(1, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
+  check_plan(h100, &deeper);
+  t[DUET__T_GEMM_FAST_SHALLOW_K] = 0;
+  const want_plan opencl = {"GEMM_FAST_SHALLOW_K 0 (OpenCL's): k = 64 on the big tile",
+                            CALL(AUTO, NN, 8192, 8192, 64),
+                            FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
+  check_plan(h100, &opencl);
   t[DUET__T_GEMM_FAST_SHALLOW_K] = saved;
   device d = *h100;
   d.name = "an H100 whose tiny tile did not load";

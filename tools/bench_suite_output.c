@@ -40,8 +40,14 @@ void bench_suite_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   bench_size tmp[BENCH_MAX_SIZES];
   for (int d = 0; d < ndev; d++) *(devs[d].is_cpu ? &cpu : &gpu) = 1;
   printf("duet-bench %s: gemm --suite: C = op(A) op(B), FP32, row-major; ", duet_version());
-  if (gpu) printf("%d shapes on GPUs", bench_suite_sizes(o, BENCH_GEMM, 0, tmp));
-  if (cpu) printf("%s%d shapes on CPUs", gpu ? ", " : "", bench_suite_sizes(o, BENCH_GEMM, 1, tmp));
+  if (o->suite_scale > 1) /* bench_suite_sizes gives every device the CPUs' list, scaled */
+    printf("%d shapes on every device (the CPUs' list, dimensions over 16 divided by %d)",
+           bench_suite_sizes(o, BENCH_GEMM, 1, tmp), o->suite_scale);
+  else {
+    if (gpu) printf("%d shapes on GPUs", bench_suite_sizes(o, BENCH_GEMM, 0, tmp));
+    if (cpu)
+      printf("%s%d shapes on CPUs", gpu ? ", " : "", bench_suite_sizes(o, BENCH_GEMM, 1, tmp));
+  }
   printf("\ndevice-event times, median of %s%d run%s after %d warm-up run%s",
          o->reps_given ? "" : "up to ", o->reps, o->reps == 1 ? "" : "s", o->warmup,
          o->warmup == 1 ? "" : "s");
