@@ -94,9 +94,10 @@
  *                         GEMV_THREADS / GEMV_LX groups of threads split k
  * GEMV_DOT_LANES          sgemv-dot: threads per output (a divisor of 32)
  * GEMV_UNROLL             GEMV: float4 loads of the big operand in flight per thread and step
- * GEMV_SPLIT_PER_CU       GEMV: k is split into slices (one launch: the last thread to finish an
- *                         output adds its slices in order) until the blocks reach this many per
- *                         compute unit ...
+ * GEMV_SPLIT_PER_CU       sgemv-dot: k is split into slices (one launch: the last thread to
+ *                         finish an output adds its slices in order) until the blocks reach this
+ *                         many per compute unit ...
+ * GEMV_ALONG_PER_CU       ... and the same for sgemv (the big operand read along the outputs) ...
  * GEMV_SPLIT_MIN_K        ... with at least this much of k per slice
  * VADD_BLOCK, _PER_CU     vector add: threads per block, and blocks per compute unit of its
  *                         grid-stride grid (float4 per step)
@@ -261,6 +262,7 @@
   X(GEMV_UNROLL,              4,   4,   4) \
   DUET__RULE(GEMV_UNROLL, T(GEMV_UNROLL) <= 16, "GEMV_UNROLL is at most 16 (registers)")           \
   X(GEMV_SPLIT_PER_CU,        4,   2,   2) \
+  X(GEMV_ALONG_PER_CU,        4,   4,   2) \
   X(GEMV_SPLIT_MIN_K,       256, 128, 256) \
   X(VADD_BLOCK,             256, 256, 256) \
   X(VADD_PER_CU,              8,2048,1024) \

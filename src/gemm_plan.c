@@ -235,7 +235,8 @@ int duet__gemm_is_gemv(duet__kernel k) { return k == DUET__K_SGEMV || k == DUET_
  * product per output along k (a column with A not transposed, a row with B^T); a 1 x 1 piece
  * takes a dot product where either operand is contiguous along k. Its grid: a block per tile_x
  * outputs (sgemv one more, for the shift that aligns its float4s), split along k until the
- * blocks give each compute unit GEMV_SPLIT_PER_CU, with at least GEMV_SPLIT_MIN_K of k per slice
+ * blocks give each compute unit GEMV_ALONG_PER_CU (sgemv) or GEMV_SPLIT_PER_CU (sgemv-dot), with
+ * at least GEMV_SPLIT_MIN_K of k per slice
  * and at most GEMV_SPLIT_MAX slices; the slices' partial sums go to the arena (slices x the grid's
  * outputs) and their tickets to the flags region (an int per output of sgemv-dot, per float4 of
  * outputs of sgemv). Where the kernel does not fit the device, skinny's or the tile's plan
@@ -263,7 +264,8 @@ static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
   q->thin = side;
   q->sk_tiles = 0;
   q->blocks = duet__ceil_div(len + (along ? 3 : 0), s.tile_x);
-  size_t splits = duet__ceil_div(units(x->caps) * T(GEMV_SPLIT_PER_CU), q->blocks);
+  const size_t per_cu = along ? T(GEMV_ALONG_PER_CU) : T(GEMV_SPLIT_PER_CU);
+  size_t splits = duet__ceil_div(units(x->caps) * per_cu, q->blocks);
   if (splits > k / T(GEMV_SPLIT_MIN_K)) splits = k / T(GEMV_SPLIT_MIN_K);
   if (splits > GEMV_SPLIT_MAX) splits = GEMV_SPLIT_MAX;
   q->splits = splits > 1 ? (unsigned)splits : 1;
