@@ -298,9 +298,10 @@ fi
 # (launch-bound) to 16384 and deep k, AUTO (the GEMV plan) beside cuBLAS and CLBlast on both
 # backends in one run;
 # A's (or B's) read rate is 2 x the GFLOP/s column (4 bytes per multiply-add), to set beside
-# duet_buf_copy's GB/s printed first (the device copy's, 2.9-3.0 TB/s on the H100). Then the
-# plans, skinny's times (GEMM_FAST_GEMV=0, the before), and each DUET_TUNE spec of GEMV_SWEEP (';'
-# separated) at GEMV_TUNE_SIZES: plan values (GEMV_SPLIT_PER_CU, GEMV_SPLIT_MIN_K) on both
+# duet_buf_copy's GB/s printed first (the device copy's: 2.9-3.0 TB/s on the H100, 4.1-4.2 on the
+# H200). Then the plans, skinny's times (GEMM_FAST_GEMV=0, the before), and each DUET_TUNE spec of
+# GEMV_SWEEP (';' separated) at GEMV_TUNE_SIZES: plan values (GEMV_SPLIT_PER_CU for sgemv-dot,
+# GEMV_ALONG_PER_CU for sgemv, GEMV_SPLIT_MIN_K) on both
 # backends, kernel values (GEMV_THREADS, GEMV_LX, GEMV_DOT_LANES, GEMV_UNROLL) on NVIDIA's OpenCL
 # alone (CUDA's are compiled in). compute-sanitizer runs the GEMV kernels in the sanitize stage
 # (test_manifest reaches both, in k slices too).
@@ -331,7 +332,7 @@ if has gemv; then
     DUET_TUNE=GEMM_FAST_GEMV=0 $B gemm --backend all --variant auto --sizes "$tsizes" $(ops $t) \
       2>/dev/null | tee "$logs/gemv-skinny-$t.txt"
   done
-  IFS=';' read -ra specs <<<"${GEMV_SWEEP:-GEMV_SPLIT_PER_CU=2;GEMV_SPLIT_PER_CU=4;GEMV_SPLIT_PER_CU=16;GEMV_SPLIT_MIN_K=64;GEMV_SPLIT_MIN_K=512;GEMV_UNROLL=2;GEMV_UNROLL=8;GEMV_THREADS=128;GEMV_THREADS=512;GEMV_LX=64;GEMV_LX=128;GEMV_DOT_LANES=8;GEMV_DOT_LANES=16}"
+  IFS=';' read -ra specs <<<"${GEMV_SWEEP:-GEMV_SPLIT_PER_CU=1;GEMV_SPLIT_PER_CU=4;GEMV_SPLIT_PER_CU=16;GEMV_ALONG_PER_CU=2;GEMV_ALONG_PER_CU=8;GEMV_SPLIT_MIN_K=64;GEMV_SPLIT_MIN_K=512;GEMV_UNROLL=2;GEMV_UNROLL=8;GEMV_THREADS=128;GEMV_THREADS=512;GEMV_LX=64;GEMV_LX=128;GEMV_DOT_LANES=8;GEMV_DOT_LANES=16}"
   for spec in "${specs[@]}"; do
     tag=$(echo "$spec" | tr -c 'A-Za-z0-9=\n' '_' | sed 's/__*/_/g')
     backends=all
@@ -350,13 +351,16 @@ fi
 # each DUET_TUNE spec of SHAPES_TUNE (';'-separated), plan tunables only, which CUDA takes too
 # (src/duet_tunables.h says what each means; docs/results/tuning-notes.md why the defaults), at
 # SHAPES_SIZES (nn; a single N is N^3). The first spec is about the plans before issue 22's rules
-# (8 slices of at least 256, no tiny tile). Then the plans of the classes' examples (the suite
-# stage times every class, transposes included, at the defaults).
+# (8 slices of at least 256, no tiny tile); the one with GEMM_FAST_SHALLOW_TINY_K=0 is the plans
+# before the eleventh session's rules (docs/results/h200.md), and the last ones are its open
+# leads (the tiny tile at k = 64 on OpenCL, the big tile from 20% of a wave, 512^3 in at most 2
+# or 4 slices). Then the plans of the classes' examples (the suite stage times every class,
+# transposes included, at the defaults).
 if has shapes; then
   echo "=== shapes (issue 22)"
   export DUET_OPENCL_PLATFORM=NVIDIA
-  sizes=${SHAPES_SIZES:-128x128x65536,128x128x16384,64x64x262144,512x512x65536,32,64,128,256,512,1000,1024,2048,8192x8192x64,4096x4096x16}
-  IFS=';' read -ra specs <<<"${SHAPES_TUNE-GEMM_SPLITK_MAX=8,GEMM_SPLITK_MIN_K=256,GEMM_FAST_TINY_PCT=1;GEMM_SPLITK_MIN_K=32;GEMM_SPLITK_MIN_K=128;GEMM_SPLITK_LAUNCH=3;GEMM_SPLITK_LAUNCH=16;GEMM_FAST_TINY_PCT=50;GEMM_FAST_TINY_PCT=120;GEMM_COST_LAT=250;GEMM_COST_LAT=1000;GEMM_FAST_SHALLOW_K=64}"
+  sizes=${SHAPES_SIZES:-128x128x65536,128x128x16384,64x64x262144,512x512x65536,32,64,128,256,512,1000,1024,2048,8192x8192x64,4096x4096x64,4096x4096x16,4096x4096x1,1531x2039x1021,16384x128x1024,8x4096x4096,4096x16x4096}
+  IFS=';' read -ra specs <<<"${SHAPES_TUNE-GEMM_SPLITK_MAX=8,GEMM_SPLITK_MIN_K=256,GEMM_FAST_TINY_PCT=1;GEMM_SPLITK_MIN_K=32;GEMM_SPLITK_MIN_K=128;GEMM_SPLITK_LAUNCH=3;GEMM_SPLITK_LAUNCH=16;GEMM_FAST_TINY_PCT=50;GEMM_FAST_TINY_PCT=120;GEMM_COST_LAT=250;GEMM_COST_LAT=1000;GEMM_FAST_SHALLOW_TINY_K=0,GEMM_FAST_SHALLOW_K=0,GEMM_FAST_BIG_PCT=75;GEMM_FAST_SHALLOW_TINY_K=64;GEMM_FAST_BIG_PCT=20;GEMM_SPLITK_MAX=2;GEMM_SPLITK_MAX=4}"
   for spec in "" "${specs[@]}"; do
     tag=$(echo "${spec:-defaults}" | tr -c 'A-Za-z0-9=\n' '_' | sed 's/__*/_/g')
     echo "=== shapes DUET_TUNE=${spec:-(none: the device set values)}"
