@@ -136,10 +136,14 @@ int main(void) {
   static tuned both = {"GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STREAMK_PCT=1", "pack+streamk"};
   /* a row or a column of C by skinny, as before GEMV */
   static tuned no_gemv = {"GEMM_FAST_GEMV=0", "nogemv"};
+  /* nvidia-sm80's shallow-k rules (k <= 32 on the tiny tile, k <= 128 off the big one) on any
+   * device's tiles */
+  static tuned shallow = {"GEMM_FAST_SHALLOW_TINY_K=32,GEMM_FAST_SHALLOW_K=128", "shallow"};
   harness_for_each_ctx(run_tuned, &packed);
   harness_for_each_ctx(run_tuned, &stream_k);
   harness_for_each_ctx(run_tuned, &both);
   harness_for_each_ctx(run_tuned, &no_gemv);
+  harness_for_each_ctx(run_tuned, &shallow);
 #define H100_MODEL                                                                          \
   "GEMM_SPLITK_MAX=1024,GEMM_SPLITK_MIN_K=8,GEMM_COST_LAT=500,GEMM_COST_LANES=128,"         \
   "GEMM_SPLITK_LAUNCH=8,GEMM_SPLITK_BW=4,GEMM_FAST_SMALL_PER_CU=2,GEMM_FAST_TINY_PER_CU=4," \
