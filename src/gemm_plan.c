@@ -236,11 +236,10 @@ int duet__gemm_is_gemv(duet__kernel k) { return k == DUET__K_SGEMV || k == DUET_
  * takes a dot product where either operand is contiguous along k. Its grid: a block per tile_x
  * outputs (sgemv one more, for the shift that aligns its float4s), split along k until the
  * blocks give each compute unit GEMV_ALONG_PER_CU (sgemv) or GEMV_SPLIT_PER_CU (sgemv-dot), with
- * at least GEMV_SPLIT_MIN_K of k per slice
- * and at most GEMV_SPLIT_MAX slices; the slices' partial sums go to the arena (slices x the grid's
- * outputs) and their tickets to the flags region (an int per output of sgemv-dot, per float4 of
- * outputs of sgemv). Where the kernel does not fit the device, skinny's or the tile's plan
- * stays. */
+ * at least GEMV_SPLIT_MIN_K of k per slice and at most GEMV_SPLIT_MAX slices; the slices' partial
+ * sums go to the arena (slices x the grid's outputs) and their tickets to the flags region (an
+ * int per output of sgemv-dot, per float4 of outputs of sgemv). Where the kernel does not fit the
+ * device, skinny's or the tile's plan stays. */
 enum { GEMV_SPLIT_MAX = 256 };
 static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
