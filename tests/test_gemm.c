@@ -81,17 +81,23 @@ typedef struct {
   const char *spec, *tag;
 } tuned;
 
-static void run_tuned(const harness_dev *dev, void *user) {
-  const tuned *t = user;
-  harness_dev d = *dev;
+/* *d: dev with a context of its own under DUET_TUNE=t->spec, labelled with t->tag; a case of its
+ * own (`env` names what else the environment holds). Returns whether it was made. */
+static int tuned_ctx(const harness_dev *dev, const tuned *t, const char *env, harness_dev *d) {
+  *d = *dev;
   harness_case c;
-  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNE=%s", t->spec);
+  harness_case_begin(&c, dev, "duet_ctx_create %sDUET_TUNE=%s", env, t->spec);
   int ok = harness_expect_status(
-      &c, harness_create_with_env(&d.ctx, "DUET_TUNE", t->spec, dev->backend, dev->device), DUET_OK,
-      NULL, "duet_ctx_create");
+      &c, harness_create_with_env(&d->ctx, "DUET_TUNE", t->spec, dev->backend, dev->device),
+      DUET_OK, NULL, "duet_ctx_create");
   harness_case_end(&c);
-  if (!ok) return;
-  snprintf(d.label, sizeof d.label, "%.50s@%s", dev->label, t->tag);
+  if (ok) snprintf(d->label, sizeof d->label, "%.50s@%s", dev->label, t->tag);
+  return ok;
+}
+
+static void run_tuned(const harness_dev *dev, void *user) {
+  harness_dev d;
+  if (!tuned_ctx(dev, user, "", &d)) return;
   for (size_t s = 0; s < COUNT(small); s++)
     for (int padded = 0; padded <= 1; padded++)
       for (int tr = 0; tr < 4; tr++)
@@ -107,16 +113,8 @@ static void run_tuned(const harness_dev *dev, void *user) {
 static const mnk deep[] = {{40, 50, 1030}, {33, 17, 9000}, {129, 67, 2051},
                            {1, 70, 4000},  {70, 3, 3001},  {200, 190, 777}};
 static void run_deep(const harness_dev *dev, void *user) {
-  const tuned *t = user;
-  harness_dev d = *dev;
-  harness_case c;
-  harness_case_begin(&c, dev, "duet_ctx_create DUET_TEST_UNITS=132 DUET_TUNE=%s", t->spec);
-  int ok = harness_expect_status(
-      &c, harness_create_with_env(&d.ctx, "DUET_TUNE", t->spec, dev->backend, dev->device), DUET_OK,
-      NULL, "duet_ctx_create");
-  harness_case_end(&c);
-  if (!ok) return;
-  snprintf(d.label, sizeof d.label, "%.50s@%s", dev->label, t->tag);
+  harness_dev d;
+  if (!tuned_ctx(dev, user, "DUET_TEST_UNITS=132 ", &d)) return;
   for (size_t s = 0; s < COUNT(deep); s++)
     for (int padded = 0; padded <= 1; padded++)
       for (size_t ab = 0; ab < 2; ab++)
