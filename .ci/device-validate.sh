@@ -47,19 +47,20 @@ export PKG_CONFIG_PATH=$clb/lib/x86_64-linux-gnu/pkgconfig LD_LIBRARY_PATH=$clb/
 { date -u; nvidia-smi; nvcc --version; clinfo -l; } >"$logs/machine.txt" 2>&1
 cat "$logs/machine.txt" | head -30
 
-build() { # build DIR CONFIGURE-ARGS...: unpack and build the tarball in DIR
-  local dir=$1
-  shift
-  rm -rf "$dir" && mkdir -p "$dir" && tar -xzf "$repo"/.carry/duet-*.tar.gz -C "$dir" --strip-components=1 &&
+tarball=$(echo "$repo"/.carry/duet-*.tar.gz)
+build() { # build DIR TARBALL CONFIGURE-ARGS...: unpack and build TARBALL in DIR
+  local dir=$1 tgz=$2
+  shift 2
+  rm -rf "$dir" && mkdir -p "$dir" && tar -xzf "$tgz" -C "$dir" --strip-components=1 &&
     (cd "$dir" && ./configure --with-cuda --with-opencl "$@" >"$logs/configure-$(basename "$dir").log" 2>&1 &&
       tail -8 "$logs/configure-$(basename "$dir").log" && make -j16 >"$logs/make-$(basename "$dir").log" 2>&1)
 }
 
 # A machine kept warm between calls keeps its build: rebuild only for a new tarball.
-if ! cmp -s "$repo"/.carry/duet-*.tar.gz /tmp/duet.tar.gz; then
-  build /tmp/duet || { tail -30 "$logs"/make-duet.log "$logs"/configure-duet.log; exit 1; }
+if ! cmp -s "$tarball" /tmp/duet.tar.gz; then
+  build /tmp/duet "$tarball" || { tail -30 "$logs"/make-duet.log "$logs"/configure-duet.log; exit 1; }
   (cd /tmp/duet && make -j16 check TESTS= >"$logs/make-check-programs.log" 2>&1) || exit 1
-  cp "$repo"/.carry/duet-*.tar.gz /tmp/duet.tar.gz
+  cp "$tarball" /tmp/duet.tar.gz
 fi
 cd /tmp/duet
 
@@ -248,9 +249,7 @@ fi
 if has ab; then
   echo "=== ab: $(ls "$repo"/.carry/old/*.tar.gz 2>/dev/null) against this tarball"
   old=/tmp/duet-old
-  rm -rf $old && mkdir -p $old && tar -xzf "$repo"/.carry/old/*.tar.gz -C $old --strip-components=1 &&
-    (cd $old && ./configure --with-cuda --with-opencl >"$logs/configure-old.log" 2>&1 &&
-      make -j16 >"$logs/make-old.log" 2>&1) || { tail -20 "$logs/make-old.log"; exit 1; }
+  build $old "$(echo "$repo"/.carry/old/*.tar.gz)" || { tail -20 "$logs/make-duet-old.log"; exit 1; }
   export DUET_OPENCL_PLATFORM=NVIDIA
   ab() { # ab TAG ARGS...: the same duet-bench rows, earlier tarball then this one
     local t b
@@ -450,7 +449,7 @@ if has bench; then
   # kernels reads libduet's internals: a build of its own with --enable-bench-internals, so that
   # every other row times the bench as installed, on libduet.so.
   [ /tmp/duet-internals/tools/duet-bench -nt /tmp/duet.tar.gz ] ||
-    build /tmp/duet-internals --enable-bench-internals --disable-static ||
+    build /tmp/duet-internals "$tarball" --enable-bench-internals --disable-static ||
     tail -30 "$logs"/make-duet-internals.log
   /tmp/duet-internals/tools/duet-bench kernels --backend all 2>&1 | tee "$logs/bench-kernels.txt"
   # A kernel of your own (duet_kernel.h), through NVRTC and NVIDIA's OpenCL: 2^26 floats scaled
