@@ -6,15 +6,17 @@
  *   shared    the textbook version: the group's STENCIL_BLOCK inputs and their 2r halo staged
  *             in local memory (zeros outside [0, n), where the textbook's reads out of bounds),
  *             the weights too
- *   register  STENCIL_VEC consecutive outputs per work-item from a window of inputs in
- *             registers, loaded as float4s: HALO + STENCIL_VEC + HALO floats around them, with
- *             HALO = 4 (register4, radius <= 4) or 16 (register16, radius <= 16), the weights in
- *             registers too; a grid-stride loop over a grid sized by the compute units
+ *   register  V consecutive outputs per work-item from a window of inputs in registers, loaded
+ *             as float4s: HALO + V + HALO floats around them, with HALO = 4 and V = STENCIL_VEC
+ *             (register4, radius <= 4) or HALO = 16 and V = STENCIL_R16_VEC (register16,
+ *             radius <= 16), the weights in registers too; a grid-stride loop over a grid sized
+ *             by the compute units
  *
  * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
  * below are the defaults):
  *   STENCIL_BLOCK   work-items per work-group, >= 64                  (256)
- *   STENCIL_VEC         register: outputs per work-item, a multiple of 4  (8)
+ *   STENCIL_VEC         register4: outputs per work-item, a multiple of 4  (8)
+ *   STENCIL_R16_VEC     register16: the same                               (8)
  *   STENCIL_MIN_BLOCKS  register: work-groups per compute unit its registers must allow; the
  *                       backend's -cl-nv-maxrregcount on NVIDIA, unused here; 0 none  (0)
  *   STENCIL_PER_CU, STENCIL_R16_PER_CU  register4, register16: work-groups per compute unit
@@ -28,6 +30,10 @@
 #ifndef STENCIL_VEC
 #define STENCIL_VEC 8
 #endif
+#ifndef STENCIL_R16_VEC
+#define STENCIL_R16_VEC 8
+#endif
+#define STENCIL_WIDEST (STENCIL_VEC > STENCIL_R16_VEC ? STENCIL_VEC : STENCIL_R16_VEC)
 #define STENCIL_MAX_RADIUS 16
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_naive)
@@ -80,47 +86,50 @@ inline float4 load4_or_zero(__global const float *restrict in, idx_t n, idx_t p)
 }
 
 /* The register window: every loop runs to a bound known at compile time, so that every index
- * into win, wz and acc is a constant and they stay in registers; `halo` is a constant in both
- * kernels, so its tests fold away once this is inlined, and the radius only decides which of
- * the unrolled terms run (all work-items alike). */
-inline void stencil_window(const int halo, idx_t n, int r, __global const float *restrict w,
-                           __global const float *restrict in, __global float *restrict out) {
+ * into win, wz and acc is a constant and they stay in registers; `halo` and `vec` are constants
+ * in both kernels, so their tests fold away once this is inlined, and the radius only decides
+ * which of the unrolled terms run (all work-items alike). */
+inline void stencil_window(const int halo, const int vec, idx_t n, int r,
+                           __global const float *restrict w, __global const float *restrict in,
+                           __global float *restrict out) {
   float wz[2 * STENCIL_MAX_RADIUS + 1];
 #pragma unroll
   for (int j = 0; j <= 2 * STENCIL_MAX_RADIUS; j++)
     wz[j] = j <= 2 * halo && j >= halo - r && j <= halo + r ? w[j - halo + r] : 0.0f;
-  const idx_t chunks = (n + STENCIL_VEC - 1) / STENCIL_VEC;
+  const idx_t chunks = (n + vec - 1) / vec;
   const idx_t stride = (idx_t)get_num_groups(0) * STENCIL_BLOCK;
   for (idx_t c = (idx_t)get_group_id(0) * STENCIL_BLOCK + get_local_id(0); c < chunks;
        c += stride) {
-    const idx_t i0 = c * STENCIL_VEC;
-    float win[STENCIL_VEC + 2 * STENCIL_MAX_RADIUS];
+    const idx_t i0 = c * vec;
+    float win[STENCIL_WIDEST + 2 * STENCIL_MAX_RADIUS];
 #pragma unroll
-    for (int q = 0; q < (STENCIL_VEC + 2 * STENCIL_MAX_RADIUS) / 4; q++) {
-      const float4 v = q < (STENCIL_VEC + 2 * halo) / 4 ? load4_or_zero(in, n, i0 - halo + 4 * q)
-                                                        : (float4)(0.0f);
+    for (int q = 0; q < (STENCIL_WIDEST + 2 * STENCIL_MAX_RADIUS) / 4; q++) {
+      const float4 v =
+          q < (vec + 2 * halo) / 4 ? load4_or_zero(in, n, i0 - halo + 4 * q) : (float4)(0.0f);
       win[4 * q] = v.x;
       win[4 * q + 1] = v.y;
       win[4 * q + 2] = v.z;
       win[4 * q + 3] = v.w;
     }
-    float acc[STENCIL_VEC];
+    float acc[STENCIL_WIDEST];
 #pragma unroll
-    for (int k = 0; k < STENCIL_VEC; k++) acc[k] = 0.0f;
+    for (int k = 0; k < STENCIL_WIDEST; k++) acc[k] = 0.0f;
 #pragma unroll
     for (int j = 0; j <= 2 * STENCIL_MAX_RADIUS; j++)
       if (j <= 2 * halo && j >= halo - r && j <= halo + r) {
 #pragma unroll
-        for (int k = 0; k < STENCIL_VEC; k++) acc[k] = fma(wz[j], win[j + k], acc[k]);
+        for (int k = 0; k < STENCIL_WIDEST; k++)
+          if (k < vec) acc[k] = fma(wz[j], win[j + k], acc[k]);
       }
-    if (i0 + STENCIL_VEC <= n) {
+    if (i0 + vec <= n) {
 #pragma unroll
-      for (int k = 0; k < STENCIL_VEC; k += 4)
-        *(__global float4 *)(out + i0 + k) = (float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
+      for (int k = 0; k < STENCIL_WIDEST; k += 4)
+        if (k < vec)
+          *(__global float4 *)(out + i0 + k) = (float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
     } else {
 #pragma unroll
-      for (int k = 0; k < STENCIL_VEC; k++)
-        if (i0 + k < n) out[i0 + k] = acc[k];
+      for (int k = 0; k < STENCIL_WIDEST; k++)
+        if (k < vec && i0 + k < n) out[i0 + k] = acc[k];
     }
   }
 }
@@ -130,7 +139,7 @@ __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register4(idx_t n, int r,
                                                              __global const float *restrict w,
                                                              __global const float *restrict in,
                                                              __global float *restrict out) {
-  stencil_window(4, n, r, w, in, out);
+  stencil_window(4, STENCIL_VEC, n, r, w, in, out);
 }
 #endif
 
@@ -139,6 +148,6 @@ __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register16(idx_t n, int r,
                                                               __global const float *restrict w,
                                                               __global const float *restrict in,
                                                               __global float *restrict out) {
-  stencil_window(STENCIL_MAX_RADIUS, n, r, w, in, out);
+  stencil_window(STENCIL_MAX_RADIUS, STENCIL_R16_VEC, n, r, w, in, out);
 }
 #endif

@@ -6,14 +6,16 @@
  *   shared    the textbook version: the block's STENCIL_BLOCK inputs and their 2r halo staged
  *             in shared memory (zeros outside [0, n), where the textbook's reads out of bounds),
  *             the weights too
- *   register  STENCIL_VEC consecutive outputs per thread from a window of inputs in registers,
- *             loaded as float4s: HALO + STENCIL_VEC + HALO floats around them, with HALO = 4
- *             (register4, radius <= 4) or 16 (register16, radius <= 16), the weights in
- *             registers too; a grid-stride loop over a grid sized by the compute units
+ *   register  V consecutive outputs per thread from a window of inputs in registers, loaded as
+ *             float4s: HALO + V + HALO floats around them, with HALO = 4 and V = STENCIL_VEC
+ *             (register4, radius <= 4) or HALO = 16 and V = STENCIL_R16_VEC (register16,
+ *             radius <= 16), the weights in registers too; a grid-stride loop over a grid sized
+ *             by the compute units
  *
  * Tunables (values per tuning set in src/duet_tunables.h; one instantiation per set):
  *   STENCIL_BLOCK   threads per block, >= 64                          (default 256)
- *   STENCIL_VEC         register: outputs per thread, a multiple of 4  (default 8)
+ *   STENCIL_VEC         register4: outputs per thread, a multiple of 4  (default 8)
+ *   STENCIL_R16_VEC     register16: the same                            (default 8)
  *   STENCIL_MIN_BLOCKS  OpenCL only (NVIDIA's -cl-nv-maxrregcount): nvcc gets
  *                       __launch_bounds__(STENCIL_BLOCK) alone, since any minimum there, 1
  *                       included, made nvcc spend more registers on the radius-16 window and
@@ -29,11 +31,12 @@
 
 template <int S>
 struct stencil_cfg {
-  static constexpr int B = TUN(S, STENCIL_BLOCK), V = TUN(S, STENCIL_VEC);
+  static constexpr int B = TUN(S, STENCIL_BLOCK), V4 = TUN(S, STENCIL_VEC),
+                       V16 = TUN(S, STENCIL_R16_VEC);
   static constexpr unsigned bx = B, by = 1;
   static constexpr size_t smem = 0;
   static_assert(B >= 2 * STENCIL_MAX_RADIUS + 1, "STENCIL_BLOCK: a thread per weight");
-  static_assert(V % 4 == 0, "STENCIL_VEC: a multiple of 4");
+  static_assert(V4 % 4 == 0 && V16 % 4 == 0, "STENCIL_VEC, STENCIL_R16_VEC: multiples of 4");
 };
 
 template <int S>
@@ -85,11 +88,11 @@ __device__ __forceinline__ float4 load4_or_zero(const float *__restrict__ in, id
 
 /* The register window: every index into win, wz and acc is known at compile time, so they stay
  * in registers; the radius only decides which of the unrolled terms run (all threads alike). */
-template <int S, int HALO>
+template <int S, int HALO, int V>
 __device__ __forceinline__ void stencil_window(idx_t n, int r, const float *__restrict__ w,
                                                const float *__restrict__ in,
                                                float *__restrict__ out) {
-  constexpr int B = stencil_cfg<S>::B, V = stencil_cfg<S>::V, W = V + 2 * HALO;
+  constexpr int B = stencil_cfg<S>::B, W = V + 2 * HALO;
   static_assert(HALO % 4 == 0, "the window's float4s start on multiples of 4");
   float wz[2 * HALO + 1];
 #pragma unroll
@@ -132,14 +135,14 @@ template <int S>
 __global__ void __launch_bounds__(stencil_cfg<S>::B)
     duet_stencil_register4(idx_t n, int r, const float *__restrict__ w,
                            const float *__restrict__ in, float *__restrict__ out) {
-  stencil_window<S, 4>(n, r, w, in, out);
+  stencil_window<S, 4, stencil_cfg<S>::V4>(n, r, w, in, out);
 }
 
 template <int S>
 __global__ void __launch_bounds__(stencil_cfg<S>::B)
     duet_stencil_register16(idx_t n, int r, const float *__restrict__ w,
                             const float *__restrict__ in, float *__restrict__ out) {
-  stencil_window<S, STENCIL_MAX_RADIUS>(n, r, w, in, out);
+  stencil_window<S, STENCIL_MAX_RADIUS, stencil_cfg<S>::V16>(n, r, w, in, out);
 }
 
 /* One row per kernel: each expands to rows that end in commas clang-format cannot see. */

@@ -61,7 +61,9 @@
  *                         (a C bound by its stores: more, smaller blocks a unit keep more
  *                         stores in flight); 0: never
  * GEMM_COST_LANES         the model's multiply-adds per cycle and unit
- * GEMM_COST_LAT           the model's cycles of one k step's loads (what a lone block waits)
+ * GEMM_COST_LAT           the model's cycles of a k step's loads (what a lone block waits), per
+ *                         8 of the step's k (fitted on steps of 8; a tile of another depth
+ *                         keeps the slices it was measured best at)
  * GEMM_SPLITK_MIN_K, _MAX split-K: at most _MAX slices, each of at least _MIN_K of k ...
  * GEMM_SPLITK_MAX_MIB     ... whose partial products take at most this many MiB of scratch
  * GEMM_SPLITK_LAUNCH      the model's cost of the reduction's launch, in GEMM_COST_LATs
@@ -109,7 +111,9 @@
  *                         launch of one block does (the default set's choice: the ticket rests
  *                         on each device's fences and volatile reads, tried so far on PoCL)
  * STENCIL_BLOCK           stencil: threads per block of every variant (>= 64)
- * STENCIL_VEC             stencil register: consecutive outputs per thread (a multiple of 4)
+ * STENCIL_VEC             stencil register (radius <= 4): consecutive outputs per thread (a
+ *                         multiple of 4)
+ * STENCIL_R16_VEC         the same for the register window of radius 16 (radius > 4)
  * STENCIL_PER_CU          stencil register (radius <= 4): blocks per compute unit of its
  *                         grid-stride grid
  * STENCIL_R16_PER_CU      the same for the register window of radius 16 (radius > 4)
@@ -223,7 +227,7 @@
   X(GEMM_FAST_TINY_BAND,     16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_TINY_) \
   X(GEMM_FAST_BIG_PCT,       75,  30,  75) \
-  X(GEMM_FAST_BIG_FILL_PCT,  50,  50,   0) \
+  X(GEMM_FAST_BIG_FILL_PCT,  50,  60,   0) \
   X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_REDUCE_TILE, 32,  32,  32) \
@@ -283,6 +287,9 @@
   X(STENCIL_VEC,              8,   8,   8) \
   DUET__RULE(STENCIL_VEC, T(STENCIL_VEC) % 4 == 0,                                                 \
              "STENCIL_VEC is a multiple of 4 (register loads its window as float4s)")              \
+  X(STENCIL_R16_VEC,          8,   8,   8) \
+  DUET__RULE(STENCIL_R16_VEC, T(STENCIL_R16_VEC) % 4 == 0,                                         \
+             "STENCIL_R16_VEC is a multiple of 4 (register loads its window as float4s)")          \
   X(STENCIL_PER_CU,           4,2048,   4) \
   X(STENCIL_R16_PER_CU,       4,   4,   4) \
   X(STENCIL_MIN_BLOCKS,       0,   0,   0) \

@@ -91,8 +91,9 @@ typedef struct {
 /* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
  * steps, the unit running up to per_cu blocks at once, a step taking the longer of their
  * multiply-adds together and one block's plus the loads' latency (a lone block waits for its
- * loads, several hide each other's); then, for s > 1, the reduction's launch and the partial
- * products' traffic. Only comparisons of its values matter (docs/results/tuning-notes.md). */
+ * loads, several hide each other's; the latency counted per 8 of the step's k, as it was fitted);
+ * then, for s > 1, the reduction's launch and the partial products' traffic. Only comparisons of
+ * its values matter (docs/results/tuning-notes.md). */
 static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f, size_t s) {
   const int *tun = x->tun;
   const size_t u = units(x->caps);
@@ -101,9 +102,10 @@ static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk); /* as splitk_slice cuts k */
   const double mac =
       (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
-  const double lat = (double)T(GEMM_COST_LAT), step = (double)conc * mac;
+  const double lat = (double)T(GEMM_COST_LAT), wait = lat * (double)f->bk / 8.0;
+  const double step = (double)conc * mac;
   double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
-                (step > mac + lat ? step : mac + lat);
+                (step > mac + wait ? step : mac + wait);
   if (s > 1)
     cost += (double)T(GEMM_SPLITK_LAUNCH) * lat +
             (double)s * (double)q->rows * (double)q->cols / (double)u / (double)T(GEMM_SPLITK_BW);

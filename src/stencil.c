@@ -80,13 +80,13 @@ int duet_stencil_1d(duet_ctx *ctx, duet_stencil_variant v, size_t n, unsigned ra
                             duet__arg_mem(in), duet__arg_mem(out)};
   const size_t block = (size_t)ctx->tun[DUET__T_STENCIL_BLOCK];
   /* naive and shared: one output per thread; register: a grid-stride loop over VEC outputs per
-   * thread on a grid the device holds at once (each window its own count per unit). */
-  const int per_cu = ctx->tun[k == DUET__K_STENCIL_REGISTER16 ? DUET__T_STENCIL_R16_PER_CU
-                                                              : DUET__T_STENCIL_PER_CU];
-  const size_t blocks =
-      k == DUET__K_STENCIL_NAIVE || k == DUET__K_STENCIL_SHARED
-          ? duet__ceil_div(n, block)
-          : duet__grid_blocks(ctx, duet__ceil_div(n, ctx->tun[DUET__T_STENCIL_VEC]), block, per_cu);
+   * thread on a grid the device holds at once (each window its own outputs and count per unit). */
+  const int wide = k == DUET__K_STENCIL_REGISTER16;
+  const int per_cu = ctx->tun[wide ? DUET__T_STENCIL_R16_PER_CU : DUET__T_STENCIL_PER_CU];
+  const int vec = ctx->tun[wide ? DUET__T_STENCIL_R16_VEC : DUET__T_STENCIL_VEC];
+  const size_t blocks = k == DUET__K_STENCIL_NAIVE || k == DUET__K_STENCIL_SHARED
+                            ? duet__ceil_div(n, block)
+                            : duet__grid_blocks(ctx, duet__ceil_div(n, vec), block, per_cu);
   const duet__step step = {k, 1, n, 1, args, DUET__COUNT(args), blocks};
   return duet__run(ctx, &step, 1);
 }

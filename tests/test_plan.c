@@ -315,8 +315,13 @@ static void h100(const device *d) {
        CALL(AUTO, NN, 65536, 32, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TINY_NN))},
       {"32 x 65536 fills an eighth of its big tiles: tiny tiles", CALL(AUTO, NN, 32, 65536, 256),
        FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 65536, FAST_TINY_NN))},
-      {"128 x 16384 fills half of its big tiles: the big tile", CALL(AUTO, NN, 128, 16384, 1024),
-       FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 16384, FAST_NN))},
+      {"128 x 16384 fills half of its big tiles (GEMM_FAST_BIG_FILL_PCT 60): small tiles in 2 "
+       "slices",
+       CALL(AUTO, NN, 128, 16384, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 16384, SGEMM_FAST_SMALL_NN, 2))},
+      {"300 x 8192 fills 59% of its big tiles: small tiles in 4 slices",
+       CALL(AUTO, NN, 300, 8192, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 300, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
       {"k at most GEMM_FAST_SHALLOW_TINY_K (32): the tiny tile, one launch",
        CALL(AUTO, NN, 4096, 4096, 32), FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_TINY_NN))},
       {"k = 1, B transposed: the tiny tile (A and B packed to an ld of 4)",
@@ -436,8 +441,10 @@ static void fallbacks(void) {
 
 /* Rules that a tunable or a failed build turns on: GEMM_FAST_SHALLOW_K sends a large C with a
  * shallow k to the small tile (nvidia-sm80's 128 on CUDA; 0, the big tile, on OpenCL by
- * src/tuning.c's refinement, which test_manifest checks); a tiny tile that does not load leaves
- * its shapes to the small one (never to tiled). */
+ * src/tuning.c's refinement, which test_manifest checks); OpenCL's tiny tile in k steps of 16
+ * (GEMM_FAST_TINY_BK, the same refinement) keeps the slices of steps of 8, the model's latency
+ * being per 8 of k, but where the deeper step rounds a slice up; a tiny tile that does not load
+ * leaves its shapes to the small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
   const int saved = t[DUET__T_GEMM_FAST_SHALLOW_K];
@@ -455,6 +462,19 @@ static void switched(const device *h100) {
                             FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
   check_plan(h100, &opencl);
   t[DUET__T_GEMM_FAST_SHALLOW_K] = saved;
+  const int saved_bk = t[DUET__T_GEMM_FAST_TINY_BK];
+  t[DUET__T_GEMM_FAST_TINY_BK] = 16;
+  const want_plan deep_steps[] = {
+      {"GEMM_FAST_TINY_BK 16 (OpenCL's): 8 x 4096 x 4096 keeps 8 slices",
+       CALL(AUTO, NN, 8, 4096, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 8, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
+      {"GEMM_FAST_TINY_BK 16: 512^3 in 8 slices of 64 (6 of 96 would leave the last 32)",
+       CALL(AUTO, NN, 512, 512, 512),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_NN, 8))},
+  };
+  for (size_t i = 0; i < sizeof deep_steps / sizeof deep_steps[0]; i++)
+    check_plan(h100, &deep_steps[i]);
+  t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
   device d = *h100;
   d.name = "an H100 whose tiny tile did not load";
   d.caps.unusable = 1ull << K(SGEMM_FAST_TINY_NN);
