@@ -162,14 +162,17 @@ if has gaps; then
   S="stencil --variant auto-r3,auto-r16 --sizes 8192,16384"
   gap stencil-default "" "" $S --backend all
   gap stencil-full-r3 "" STENCIL_PER_CU=2048 $S --backend all
-  gap stencil-cl-v4-nocap "" STENCIL_VEC=4,STENCIL_MIN_BLOCKS=0 $S --backend opencl
-  gap stencil-cl-v8-nocap "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=0 $S --backend opencl
-  gap stencil-cl-v8-cap64 "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=4 $S --backend opencl
-  gap stencil-cl-v8-nocap-pcu3 "" STENCIL_VEC=8,STENCIL_MIN_BLOCKS=0,STENCIL_R16_PER_CU=3 $S --backend opencl
+  # The radius-16 window's outputs a work-item on OpenCL (STENCIL_R16_VEC; the H100 ran 4 best,
+  # the H200's duet-sweep 16)
+  gap stencil-cl-r16v4 "" STENCIL_R16_VEC=4 $S --backend opencl
+  gap stencil-cl-r16v8 "" STENCIL_R16_VEC=8 $S --backend opencl
+  gap stencil-cl-r16v16 "" STENCIL_R16_VEC=16 $S --backend opencl
+  gap stencil-cl-r16v16-pcu8 "" STENCIL_R16_VEC=16,STENCIL_R16_PER_CU=8 $S --backend opencl
+  gap stencil-cl-r16v8-cap64 "" STENCIL_R16_VEC=8,STENCIL_MIN_BLOCKS=4 $S --backend opencl
   # The registers NVIDIA's OpenCL gave register16 with and without the cap: its PTX from an
   # empty cache, assembled by ptxas for the device.
   arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-  for spec in STENCIL_VEC=8,STENCIL_MIN_BLOCKS=0 STENCIL_VEC=8,STENCIL_MIN_BLOCKS=4 STENCIL_VEC=4,STENCIL_MIN_BLOCKS=0; do
+  for spec in STENCIL_R16_VEC=8,STENCIL_MIN_BLOCKS=0 STENCIL_R16_VEC=8,STENCIL_MIN_BLOCKS=4 STENCIL_R16_VEC=4 STENCIL_R16_VEC=16; do
     d=/tmp/gaps-ptx && rm -rf $d && mkdir -p $d/cache $d/bin
     DUET_CACHE_DIR=$d/cache DUET_TUNE=$spec $B stencil --backend opencl --variant register-r16 --sizes 1024 \
       --reps 1 >/dev/null 2>&1
