@@ -128,8 +128,8 @@
  *                         kernel. NVIDIA's runtime holds enqueued commands back until a flush.
  *                         CUDA ignores it (a launch is submitted when it is made)
  *
- * Where the values come from: nvidia-sm80 measured on an H100, cpu on PoCL, default the H100's
- * shapes where they are safe on any GPU (docs/results/tuning-notes.md).
+ * Where the values come from: nvidia-sm80 measured on an H100 and an H200, cpu on PoCL, default
+ * the H100's shapes where they are safe on any GPU (docs/results/tuning-notes.md).
  */
 /* The rules the kernels assume of the values, each next to the row of its tunable (the last of
  * those it names): DUET__RULE(NAME, condition, text), the condition over T(NAME), the value in

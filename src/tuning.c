@@ -44,7 +44,7 @@ const char *duet_tuning_set_name(int i) {
 }
 
 /* The device's set: CPUs share one; NVIDIA GPUs from compute capability 8.0 (A100, H100) have
- * their own, measured on an H100; every other device gets the defaults. */
+ * their own, measured on an H100 and an H200; every other device gets the defaults. */
 static duet__tuning_set pick(const duet__caps *c) {
   if (c->type == DUET_DEVICE_CPU) return DUET__SET_CPU;
   if (c->nvidia && c->cc_major >= 8) return DUET__SET_NVIDIA_SM80;

@@ -42,7 +42,7 @@ static diff compare(const harness_mat *in, const float *out, size_t ld_out, int 
   diff all;
   memset(&all, 0, sizeof all);
   const size_t B = 64;
-#pragma omp parallel
+#pragma omp parallel if (in->rows * in->cols >= HARNESS_OMP_MIN)
   {
     diff d;
     memset(&d, 0, sizeof d);

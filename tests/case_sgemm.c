@@ -62,7 +62,7 @@ static int reference(const gemm_shape *g, const harness_mat *a, const harness_ma
     ldb = g->n;
   }
   /* Rows are independent; the large tier's 2048^3 reference is most of its run time. */
-#pragma omp parallel for schedule(dynamic, 8)
+#pragma omp parallel for schedule(dynamic, 8) if (g->m * g->n * g->k >= HARNESS_OMP_MIN)
   for (size_t i = 0; i < g->m; i++) {
     double *row = ref + i * g->n, *abs_row = mag + i * g->n;
     for (size_t j = 0; j < g->n; j++) row[j] = abs_row[j] = 0.0;

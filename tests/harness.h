@@ -114,6 +114,12 @@ static inline float harness_float_of(uint32_t u) {
   return f;
 }
 
+/* The host loops of a case (references, fills, comparisons) run on OpenMP threads only from this
+ * many iterations (multiply-adds for a reference): below it a team's start and barrier cost more
+ * than the loop, and on a GPU machine that runs several test programs at once, each with a
+ * thread per core, the teams' waiting threads take the cores from each other's. */
+#define HARNESS_OMP_MIN ((size_t)1 << 16)
+
 /* ---- guarded device matrices ------------------------------------------------------------- */
 /* Every matrix buffer ends in HARNESS_TAIL guard floats past ((rows-1)*ld + cols), and holds
  * guards in the ld padding too: each matrix gets its own guard NaN so that a value moved from

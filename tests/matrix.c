@@ -119,7 +119,8 @@ int harness_mat_check_unchanged(harness_case *c, const harness_mat *m, const cha
   int status = harness_mat_read(m, got);
   int ok = harness_expect_status(c, status, DUET_OK, m->ctx, "duet_buf_read");
   size_t bad = 0, first = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(+ : bad) reduction(min : first)
+#pragma omp parallel for schedule(static) reduction(+ : bad) reduction(min : first) \
+    if (m->len >= HARNESS_OMP_MIN)
   for (size_t i = 0; i < (ok ? m->len : 0); i++)
     if (harness_bits_of(got[i]) != harness_bits_of(m->host[i])) {
       bad++;

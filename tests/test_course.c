@@ -34,7 +34,7 @@ static int vec_write(harness_case *c, harness_mat *m) {
 static int vec_fill(harness_case *c, harness_mat *m, float (*fill)(size_t i, uint64_t key),
                     uint64_t key) {
   const float guard = harness_float_of(m->guard);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m->len >= HARNESS_OMP_MIN)
   for (size_t i = 0; i < m->len; i++) m->host[i] = i < m->cols ? fill(i, key) : guard;
   return vec_write(c, m);
 }
@@ -62,7 +62,8 @@ static void check_vec(harness_case *c, const harness_mat *m, const char *name,
   if (harness_expect_status(c, status, DUET_OK, m->ctx, "duet_buf_read")) {
     harness_mat_check_guards(c, m, got, name);
     size_t bad = 0, first = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(+ : bad) reduction(min : first)
+#pragma omp parallel for schedule(static) reduction(+ : bad) reduction(min : first) \
+    if (m->cols >= HARNESS_OMP_MIN)
     for (size_t i = 0; i < m->cols; i++) {
       /* the large tier samples: both ends, 2^31 +- 2^20, and every 4099th */
       const size_t far = (size_t)1 << 31, r = (size_t)1 << 20;
@@ -174,7 +175,7 @@ static void run_reduce(const harness_dev *dev, harness_rng *rng, duet_reduce_var
     if (!vec_write(&c, in)) return (void)harness_case_end(&c);
   }
   double ref = 0.0, mag = 0.0;
-#pragma omp parallel for reduction(+ : ref, mag)
+#pragma omp parallel for reduction(+ : ref, mag) if (n >= HARNESS_OMP_MIN)
   for (size_t i = 0; i < n; i++) {
     ref += in->host[i];
     mag += fabs(in->host[i]);
