@@ -25,11 +25,8 @@ typedef struct {
 extern const duet__cl_source duet__cl_sources[];
 extern const duet__cl_source duet__kernel_header[]; /* src/duet_kernel.h, embedded */
 
-/* Vendor queries (cl_nv_device_attribute_query, cl_amd_device_attribute_query). */
-#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
-#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
-#endif
+/* Vendor queries (cl_nv_device_attribute_query, cl_amd_device_attribute_query; NVIDIA's compute
+ * capability in opencl_internal.h). */
 #ifndef CL_DEVICE_REGISTERS_PER_BLOCK_NV
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
 #endif

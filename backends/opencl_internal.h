@@ -7,6 +7,13 @@
 #include "duet_internal.h"
 #include "opencl_loader.h"
 
+/* NVIDIA's compute capability (cl_nv_device_attribute_query): the device is NVIDIA's where the
+ * query succeeds. */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
+
 /* Records which OpenCL call failed and how (ENOMEM for allocation failures, else EBACKEND). */
 int duet__cl_fail(duet_ctx *ctx, cl_int err, const char *call);
 /* The name of an OpenCL status ("CL_INVALID_VALUE"). */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cache.h"
+#include "nvidia_jit.h"
 #include "opencl_programs.h"
 
 #define MAX_SOURCES 8
@@ -34,6 +35,10 @@ struct duet__cl_device {
   /* The device, driver and platform, for the disk cache's key: a driver update makes binaries
    * stale (intel compute-runtime issue 125). */
   char description[1024];
+  /* NVIDIA's compute capability, whose PTX binaries the disk cache keeps as CUBINs; 0: another
+   * vendor's device. */
+  cl_uint nv_major, nv_minor;
+  int cubin_refused; /* the driver refused a cached CUBIN: store PTX from now on */
 };
 
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -81,6 +86,11 @@ cl_int duet__cl_device_acquire(cl_device_id id, duet__cl_device **out) {
       d->refs = 1;
       pthread_mutex_init(&d->lock, NULL);
       describe(d);
+      if (duet__cl.clGetDeviceInfo(id, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof d->nv_major,
+                                   &d->nv_major, NULL) != CL_SUCCESS ||
+          duet__cl.clGetDeviceInfo(id, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof d->nv_minor,
+                                   &d->nv_minor, NULL) != CL_SUCCESS)
+        d->nv_major = d->nv_minor = 0;
       d->next = devices;
       devices = d;
     } else {
@@ -177,9 +187,39 @@ static int build_failed(duet_ctx *ctx, const char *log, const char *why, const c
                     why, options, log ? log : "(no log)");
 }
 
+/* What the disk cache keeps of an NVIDIA program's PTX binary: the CUBIN libcuda's JIT makes of
+ * it (nvidia_jit.h), which the driver loads without ptxas. Not for a program built with
+ * -cl-kernel-arg-info (the user's): a CUBIN loses that information, and from_cache would build
+ * such a program from source again. NULL, with the reason in why, keeps the PTX. */
+static void *nv_cubin(const duet__cl_device *d, const char *options, const unsigned char *bin,
+                      size_t size, size_t *cubin_size, char *why, size_t wlen) {
+  if (strstr(options, "-cl-kernel-arg-info")) {
+    snprintf(why, wlen, "its kernels' argument info is asked for");
+    return NULL;
+  }
+  char *ptx = malloc(size + 1);
+  void *cubin = NULL;
+  if (!ptx) {
+    snprintf(why, wlen, "out of host memory");
+    return NULL;
+  }
+  memcpy(ptx, bin, size);
+  ptx[size] = '\0';
+  if (!strstr(ptx, ".entry"))
+    snprintf(why, wlen, "the driver's binary is not PTX");
+  else
+    duet__nv_ptx_to_cubin(ptx, strlen(ptx), (int)d->nv_major, (int)d->nv_minor, &cubin, cubin_size,
+                          why, wlen);
+  free(ptx);
+  return cubin;
+}
+
 /* The program's binary for the disk cache, taken after its kernels were made: some drivers
- * (ARM's) compile at clCreateKernel. Stores nothing when any step fails. */
-static void store_binary(cl_program prog, const char *const *parts, unsigned nparts) {
+ * (ARM's) compile at clCreateKernel. Stores nothing when any step fails; says in note what it
+ * stored (NVIDIA: a CUBIN, or the PTX and why). */
+static void store_binary(const duet__cl_device *d, cl_program prog, const char *options,
+                         const char *const *parts, unsigned nparts, char *note, size_t nlen) {
+  note[0] = '\0';
   cl_uint nk = 0;
   if (duet__cl.clCreateKernelsInProgram(prog, 0, NULL, &nk) != CL_SUCCESS) return;
   cl_kernel *ks = calloc(nk ? nk : 1, sizeof *ks);
@@ -195,8 +235,23 @@ static void store_binary(cl_program prog, const char *const *parts, unsigned npa
     return;
   unsigned char *bin = malloc(size);
   if (bin &&
-      duet__cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
-    duet__cache_store(parts, nparts, bin, size);
+      duet__cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+    char why[512] = "";
+    size_t cubin_size = 0;
+    const int refused = __atomic_load_n(&d->cubin_refused, __ATOMIC_RELAXED);
+    void *cubin = d->nv_major && !refused
+                      ? nv_cubin(d, options, bin, size, &cubin_size, why, sizeof why)
+                      : NULL;
+    if (d->nv_major && refused) snprintf(why, sizeof why, "the driver refused a CUBIN");
+    if (cubin) {
+      duet__cache_store(parts, nparts, cubin, cubin_size);
+      snprintf(note, nlen, ", as a CUBIN");
+    } else {
+      duet__cache_store(parts, nparts, bin, size);
+      if (d->nv_major) snprintf(note, nlen, ", as PTX: %.400s", why);
+    }
+    free(cubin);
+  }
   free(bin);
 }
 
@@ -221,8 +276,8 @@ static int keeps_arg_info(cl_program prog, const char *options) {
 }
 
 /* The cached binary built, or NULL: a binary the driver refuses is removed from the cache. */
-static cl_program from_cache(const duet__cl_device *d, const char *options,
-                             const char *const *parts, unsigned nparts) {
+static cl_program from_cache(duet__cl_device *d, const char *options, const char *const *parts,
+                             unsigned nparts) {
   void *bin;
   size_t size;
   if (!duet__cache_load(parts, nparts, &bin, &size)) return NULL;
@@ -235,6 +290,8 @@ static cl_program from_cache(const duet__cl_device *d, const char *options,
     duet__cl.clReleaseProgram(prog);
     prog = NULL;
   }
+  if (!prog && size >= 4 && memcmp(bin, "\177ELF", 4) == 0)
+    __atomic_store_n(&d->cubin_refused, 1, __ATOMIC_RELAXED);
   free(bin);
   if (!prog) {
     duet__note("opencl: the driver refused a cached binary; removed, building from source");
@@ -333,9 +390,10 @@ int duet__cl_program_get(duet_ctx *ctx, duet__cl_device *d, unsigned nsrc, const
       duet__note("opencl: %s: loaded from the disk cache in %.3f s", what, now() - t0);
     } else if (!(status = from_source(ctx, d, nsrc, srcs, full_options, werror, what, &prog))) {
       const double t1 = now();
-      if (disk) store_binary(prog, parts, 3 + nsrc);
-      duet__note("opencl: %s: built from source in %.3f s (%.3f s more to cache it)", what, t1 - t0,
-                 now() - t1);
+      char stored[600] = "";
+      if (disk) store_binary(d, prog, full_options, parts, 3 + nsrc, stored, sizeof stored);
+      duet__note("opencl: %s: built from source in %.3f s (%.3f s more to cache it%s)", what,
+                 t1 - t0, now() - t1, stored);
     }
     e->program = prog;
   }

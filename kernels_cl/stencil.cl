@@ -6,34 +6,44 @@
  *   shared    the textbook version: the group's STENCIL_BLOCK inputs and their 2r halo staged
  *             in local memory (zeros outside [0, n), where the textbook's reads out of bounds),
  *             the weights too
- *   register  V consecutive outputs per work-item from a window of inputs in registers, loaded
- *             as float4s: HALO + V + HALO floats around them, with HALO = 4 and V = STENCIL_VEC
- *             (register4, radius <= 4) or HALO = 16 and V = STENCIL_R16_VEC (register16,
- *             radius <= 16), the weights in registers too; a grid-stride loop over a grid sized
- *             by the compute units
+ *   register  V consecutive outputs per work-item from a window of inputs in registers, the
+ *             weights in registers too, over a grid-stride loop on a grid sized by the compute
+ *             units. register4 (radius <= 4, V = STENCIL_VEC) loads its window of 4 + V + 4
+ *             floats as float4s from global memory. register16 (radius <= 16, V =
+ *             STENCIL_R16_VEC) stages each work-group's tile of STENCIL_R16_BLOCK * V outputs and
+ *             its 2 * 16 halo in local memory first: a window of 16 + V + 16 floats is too wide
+ *             to load from global memory V floats apart per work-item, where every float4 load
+ *             costs the L1 twice or more the wavefronts of a dense one. The tile is laid out by
+ *             residue mod V (tile word x at (x % V) * ROW + x / V, ROW = group + 32 / V), so a
+ *             window's word j is one row for the whole warp (work-item t reads (j % V) * ROW + t
+ *             + j / V: no bank conflicts), and the staging stores are conflict-free too. The
+ *             next tile's float4s are loaded into registers while this tile's sums run.
  *
  * Tunables (-D options from the manifest, per tuning set in src/duet_tunables.h; fallbacks
  * below are the defaults):
- *   STENCIL_BLOCK   work-items per work-group, >= 64                  (256)
+ *   STENCIL_BLOCK   work-items per work-group of naive, shared, register4, >= 64  (256)
  *   STENCIL_VEC         register4: outputs per work-item, a multiple of 4  (8)
- *   STENCIL_R16_VEC     register16: the same                               (8)
- *   STENCIL_MIN_BLOCKS  register: work-groups per compute unit its registers must allow; the
+ *   STENCIL_R16_BLOCK   register16: work-items per work-group, a multiple of 32  (128)
+ *   STENCIL_R16_VEC     register16: outputs per work-item, 4, 8, 16 or 32  (8)
+ *   STENCIL_MIN_BLOCKS  register4: work-groups per compute unit its registers must allow; the
  *                       backend's -cl-nv-maxrregcount on NVIDIA, unused here; 0 none  (0)
  *   STENCIL_PER_CU, STENCIL_R16_PER_CU  register4, register16: work-groups per compute unit
  *                       (the core's)
  *   STENCIL_AUTO        the variant AUTO takes (the core's)
- * Fixed: the largest radius, 16 (DUET_STENCIL_MAX_RADIUS). Assumes a STENCIL_BLOCK x 1
- * work-group and radius <= the kernel's HALO. */
+ * Fixed: the largest radius, 16 (DUET_STENCIL_MAX_RADIUS). Assumes a work-group of the
+ * kernel's block x 1 and radius <= the kernel's halo. */
 #ifndef STENCIL_BLOCK
 #define STENCIL_BLOCK 256
 #endif
 #ifndef STENCIL_VEC
 #define STENCIL_VEC 8
 #endif
+#ifndef STENCIL_R16_BLOCK
+#define STENCIL_R16_BLOCK 128
+#endif
 #ifndef STENCIL_R16_VEC
 #define STENCIL_R16_VEC 8
 #endif
-#define STENCIL_WIDEST (STENCIL_VEC > STENCIL_R16_VEC ? STENCIL_VEC : STENCIL_R16_VEC)
 #define STENCIL_MAX_RADIUS 16
 
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_naive)
@@ -85,51 +95,47 @@ inline float4 load4_or_zero(__global const float *restrict in, idx_t n, idx_t p)
                   p + 3 >= 0 && p + 3 < n ? in[p + 3] : 0.0f);
 }
 
-/* The register window: every loop runs to a bound known at compile time, so that every index
- * into win, wz and acc is a constant and they stay in registers; `halo` and `vec` are constants
- * in both kernels, so their tests fold away once this is inlined, and the radius only decides
- * which of the unrolled terms run (all work-items alike). */
-inline void stencil_window(const int halo, const int vec, idx_t n, int r,
-                           __global const float *restrict w, __global const float *restrict in,
-                           __global float *restrict out) {
-  float wz[2 * STENCIL_MAX_RADIUS + 1];
+/* The register window of register4: every loop runs to a bound known at compile time, so that
+ * every index into win, wz and acc is a constant and they stay in registers; the radius only
+ * decides which of the unrolled terms run (all work-items alike). */
+#define HALO4 4
+inline void stencil_window4(idx_t n, int r, __global const float *restrict w,
+                            __global const float *restrict in, __global float *restrict out) {
+  float wz[2 * HALO4 + 1];
 #pragma unroll
-  for (int j = 0; j <= 2 * STENCIL_MAX_RADIUS; j++)
-    wz[j] = j <= 2 * halo && j >= halo - r && j <= halo + r ? w[j - halo + r] : 0.0f;
-  const idx_t chunks = (n + vec - 1) / vec;
+  for (int j = 0; j <= 2 * HALO4; j++)
+    wz[j] = j >= HALO4 - r && j <= HALO4 + r ? w[j - HALO4 + r] : 0.0f;
+  const idx_t chunks = (n + STENCIL_VEC - 1) / STENCIL_VEC;
   const idx_t stride = (idx_t)get_num_groups(0) * STENCIL_BLOCK;
   for (idx_t c = (idx_t)get_group_id(0) * STENCIL_BLOCK + get_local_id(0); c < chunks;
        c += stride) {
-    const idx_t i0 = c * vec;
-    float win[STENCIL_WIDEST + 2 * STENCIL_MAX_RADIUS];
+    const idx_t i0 = c * STENCIL_VEC;
+    float win[STENCIL_VEC + 2 * HALO4];
 #pragma unroll
-    for (int q = 0; q < (STENCIL_WIDEST + 2 * STENCIL_MAX_RADIUS) / 4; q++) {
-      const float4 v =
-          q < (vec + 2 * halo) / 4 ? load4_or_zero(in, n, i0 - halo + 4 * q) : (float4)(0.0f);
+    for (int q = 0; q < (STENCIL_VEC + 2 * HALO4) / 4; q++) {
+      const float4 v = load4_or_zero(in, n, i0 - HALO4 + 4 * q);
       win[4 * q] = v.x;
       win[4 * q + 1] = v.y;
       win[4 * q + 2] = v.z;
       win[4 * q + 3] = v.w;
     }
-    float acc[STENCIL_WIDEST];
+    float acc[STENCIL_VEC];
 #pragma unroll
-    for (int k = 0; k < STENCIL_WIDEST; k++) acc[k] = 0.0f;
+    for (int k = 0; k < STENCIL_VEC; k++) acc[k] = 0.0f;
 #pragma unroll
-    for (int j = 0; j <= 2 * STENCIL_MAX_RADIUS; j++)
-      if (j <= 2 * halo && j >= halo - r && j <= halo + r) {
+    for (int j = 0; j <= 2 * HALO4; j++)
+      if (j >= HALO4 - r && j <= HALO4 + r) {
 #pragma unroll
-        for (int k = 0; k < STENCIL_WIDEST; k++)
-          if (k < vec) acc[k] = fma(wz[j], win[j + k], acc[k]);
+        for (int k = 0; k < STENCIL_VEC; k++) acc[k] = fma(wz[j], win[j + k], acc[k]);
       }
-    if (i0 + vec <= n) {
+    if (i0 + STENCIL_VEC <= n) {
 #pragma unroll
-      for (int k = 0; k < STENCIL_WIDEST; k += 4)
-        if (k < vec)
-          *(__global float4 *)(out + i0 + k) = (float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
+      for (int k = 0; k < STENCIL_VEC; k += 4)
+        *(__global float4 *)(out + i0 + k) = (float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
     } else {
 #pragma unroll
-      for (int k = 0; k < STENCIL_WIDEST; k++)
-        if (k < vec && i0 + k < n) out[i0 + k] = acc[k];
+      for (int k = 0; k < STENCIL_VEC; k++)
+        if (i0 + k < n) out[i0 + k] = acc[k];
     }
   }
 }
@@ -139,15 +145,97 @@ __kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register4(idx_t n, int r,
                                                              __global const float *restrict w,
                                                              __global const float *restrict in,
                                                              __global float *restrict out) {
-  stencil_window(4, STENCIL_VEC, n, r, w, in, out);
+  stencil_window4(n, r, w, in, out);
 }
 #endif
 
+/* register16's tile: R16_T_OUT outputs and their halo (R16_T_IN floats), laid out by residue
+ * mod STENCIL_R16_VEC in rows of R16_ROW; R16_NQ float4s a work-item to stage it. */
+#define R16_H STENCIL_MAX_RADIUS
+#define R16_V STENCIL_R16_VEC
+#define R16_B STENCIL_R16_BLOCK
+#define R16_T_OUT (R16_B * R16_V)
+#define R16_T_IN (R16_T_OUT + 2 * R16_H)
+#define R16_ROW (R16_B + 32 / R16_V)
+#define R16_NQ ((R16_T_IN / 4 + R16_B - 1) / R16_B)
+
+/* Four inputs of a tile from in + base + p on (p a multiple of 4), where [lo, hi) are the
+ * tile's offsets inside [0, n) and the others read as 0. 32-bit offsets: 64-bit arithmetic per
+ * load cost the radius-16 window 4% (docs/results/h200.md). */
+inline float4 tile_load4(__global const float *restrict in, idx_t base, int lo, int hi, int p) {
+  if (p >= lo && p + 4 <= hi) return *(__global const float4 *)(in + base + p);
+  return (float4)(p >= lo && p < hi ? in[base + p] : 0.0f,
+                  p + 1 >= lo && p + 1 < hi ? in[base + p + 1] : 0.0f,
+                  p + 2 >= lo && p + 2 < hi ? in[base + p + 2] : 0.0f,
+                  p + 3 >= lo && p + 3 < hi ? in[base + p + 3] : 0.0f);
+}
+
+/* Tile tl's inputs (its outputs and their halo) into this work-item's q[], zeros past the
+ * grid. */
+inline void tile_fetch(float4 *q, __global const float *restrict in, idx_t n, idx_t tl, idx_t tiles,
+                       int t) {
+  const idx_t base = tl * R16_T_OUT - R16_H;
+  const int lo = base < 0 ? (int)-base : 0, hi = n - base < R16_T_IN ? (int)(n - base) : R16_T_IN;
+#pragma unroll
+  for (int i = 0; i < R16_NQ; i++) {
+    const int x4 = t + i * R16_B;
+    q[i] = x4 < R16_T_IN / 4 && tl < tiles ? tile_load4(in, base, lo, hi, 4 * x4) : (float4)(0.0f);
+  }
+}
+
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_stencil_register16)
-__kernel BLOCK(STENCIL_BLOCK, 1) void duet_stencil_register16(idx_t n, int r,
-                                                              __global const float *restrict w,
-                                                              __global const float *restrict in,
-                                                              __global float *restrict out) {
-  stencil_window(STENCIL_MAX_RADIUS, STENCIL_R16_VEC, n, r, w, in, out);
+__kernel BLOCK(R16_B, 1) void duet_stencil_register16(idx_t n, int r,
+                                                      __global const float *restrict w,
+                                                      __global const float *restrict in,
+                                                      __global float *restrict out) {
+  __local float tile[R16_V * R16_ROW];
+  const int t = get_local_id(0);
+  float wz[2 * R16_H + 1];
+#pragma unroll
+  for (int j = 0; j <= 2 * R16_H; j++)
+    wz[j] = j >= R16_H - r && j <= R16_H + r ? w[j - R16_H + r] : 0.0f;
+  const idx_t tiles = (n + R16_T_OUT - 1) / R16_T_OUT;
+  float4 q[R16_NQ];
+  idx_t tl = get_group_id(0);
+  tile_fetch(q, in, n, tl, tiles, t);
+  for (; tl < tiles; tl += get_num_groups(0)) {
+    barrier(CLK_LOCAL_MEM_FENCE); /* every window of the previous tile is read */
+#pragma unroll
+    for (int i = 0; i < R16_NQ; i++) {
+      const int x = 4 * (t + i * R16_B);
+      if (x < R16_T_IN) {
+        __local float *d = tile + (x % R16_V) * R16_ROW + x / R16_V;
+        d[0] = q[i].x;
+        d[R16_ROW] = q[i].y;
+        d[2 * R16_ROW] = q[i].z;
+        d[3 * R16_ROW] = q[i].w;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile_fetch(q, in, n, tl + get_num_groups(0), tiles, t);
+    float win[R16_V + 2 * R16_H];
+#pragma unroll
+    for (int j = 0; j < R16_V + 2 * R16_H; j++)
+      win[j] = tile[(j % R16_V) * R16_ROW + t + j / R16_V];
+    float acc[R16_V];
+#pragma unroll
+    for (int k = 0; k < R16_V; k++) acc[k] = 0.0f;
+#pragma unroll
+    for (int j = 0; j <= 2 * R16_H; j++)
+      if (j >= R16_H - r && j <= R16_H + r) {
+#pragma unroll
+        for (int k = 0; k < R16_V; k++) acc[k] = fma(wz[j], win[j + k], acc[k]);
+      }
+    const idx_t i0 = tl * R16_T_OUT + (idx_t)t * R16_V;
+    if (i0 + R16_V <= n) {
+#pragma unroll
+      for (int k = 0; k < R16_V; k += 4)
+        *(__global float4 *)(out + i0 + k) = (float4)(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < R16_V; k++)
+        if (i0 + k < n) out[i0 + k] = acc[k];
+    }
+  }
 }
 #endif

@@ -110,14 +110,17 @@
  *                         finish, by an atomic ticket; the same bits as two passes); 0: a second
  *                         launch of one block does (the default set's choice: the ticket rests
  *                         on each device's fences and volatile reads, tried so far on PoCL)
- * STENCIL_BLOCK           stencil: threads per block of every variant (>= 64)
+ * STENCIL_BLOCK           stencil: threads per block of naive, shared and the register window
+ *                         of radius 4 (>= 64)
  * STENCIL_VEC             stencil register (radius <= 4): consecutive outputs per thread (a
  *                         multiple of 4)
- * STENCIL_R16_VEC         the same for the register window of radius 16 (radius > 4)
+ * STENCIL_R16_BLOCK       stencil register, the window of radius 16 (radius > 4), staged in
+ *                         shared memory: threads per block (a multiple of 32)
+ * STENCIL_R16_VEC         ... and its consecutive outputs per thread (4, 8, 16 or 32)
  * STENCIL_PER_CU          stencil register (radius <= 4): blocks per compute unit of its
  *                         grid-stride grid
  * STENCIL_R16_PER_CU      the same for the register window of radius 16 (radius > 4)
- * STENCIL_MIN_BLOCKS      stencil register, OpenCL: blocks per compute unit the compiler must
+ * STENCIL_MIN_BLOCKS      stencil register4, OpenCL: blocks per compute unit the compiler must
  *                         leave room for in registers (NVIDIA's -cl-nv-maxrregcount); 0: the
  *                         compiler's choice. A grid of more blocks than fit at once runs a
  *                         second, part-empty wave. CUDA's build ignores it (kernels_cu/stencil.cu)
@@ -287,11 +290,14 @@
   X(STENCIL_VEC,              8,   8,   8) \
   DUET__RULE(STENCIL_VEC, T(STENCIL_VEC) % 4 == 0,                                                 \
              "STENCIL_VEC is a multiple of 4 (register loads its window as float4s)")              \
+  X(STENCIL_R16_BLOCK,      128, 128, 128) \
+  DUET__RULE(STENCIL_R16_BLOCK, T(STENCIL_R16_BLOCK) % 32 == 0,                                    \
+             "STENCIL_R16_BLOCK is a multiple of 32 (its tile's rows are a warp's loads)")         \
   X(STENCIL_R16_VEC,          8,   8,   8) \
-  DUET__RULE(STENCIL_R16_VEC, T(STENCIL_R16_VEC) % 4 == 0,                                         \
-             "STENCIL_R16_VEC is a multiple of 4 (register loads its window as float4s)")          \
+  DUET__RULE(STENCIL_R16_VEC, T(STENCIL_R16_VEC) % 4 == 0 && 32 % T(STENCIL_R16_VEC) == 0,         \
+             "STENCIL_R16_VEC is 4, 8, 16 or 32 (float4s, and rows of the tile's 32 halo floats)") \
   X(STENCIL_PER_CU,           4,2048,   4) \
-  X(STENCIL_R16_PER_CU,       4,   4,   4) \
+  X(STENCIL_R16_PER_CU,      32,  32,   4) \
   X(STENCIL_MIN_BLOCKS,       0,   0,   0) \
   DUET__RULE(STENCIL_MIN_BLOCKS, T(STENCIL_MIN_BLOCKS) * T(STENCIL_BLOCK) <= 4096,                 \
              "STENCIL_MIN_BLOCKS * STENCIL_BLOCK is at most 4096 (16 registers a thread in a "     \

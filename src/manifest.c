@@ -153,15 +153,13 @@ static void shape_line(unsigned block, unsigned per_thread, duet__shape *s) {
 static void shape_vector_add(const int *t, duet__shape *s) { shape_line(T(VADD_BLOCK), 4, s); }
 static void shape_reduce(const int *t, duet__shape *s) { shape_line(T(REDUCE_BLOCK), 1, s); }
 static void shape_stencil(const int *t, duet__shape *s) { shape_line(T(STENCIL_BLOCK), 1, s); }
-static void shape_stencil_register(unsigned per_thread, const int *t, duet__shape *s) {
-  shape_line(T(STENCIL_BLOCK), per_thread, s);
+static void shape_stencil_register4(const int *t, duet__shape *s) {
+  shape_line(T(STENCIL_BLOCK), T(STENCIL_VEC), s);
   s->min_blocks = (unsigned)T(STENCIL_MIN_BLOCKS);
 }
-static void shape_stencil_register4(const int *t, duet__shape *s) {
-  shape_stencil_register(T(STENCIL_VEC), t, s);
-}
+/* Its tile (outputs and halo) is a static array of the kernel's own. */
 static void shape_stencil_register16(const int *t, duet__shape *s) {
-  shape_stencil_register(T(STENCIL_R16_VEC), t, s);
+  shape_line(T(STENCIL_R16_BLOCK), T(STENCIL_R16_VEC), s);
 }
 
 /* ---- the rows -------------------------------------------------------------------------------- */
@@ -199,9 +197,9 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
   (DUET__TBIT(GEMV_THREADS) | DUET__TBIT(GEMV_LX) | DUET__TBIT(GEMV_DOT_LANES) | \
    DUET__TBIT(GEMV_UNROLL))
 #define REDUCE_TUNABLES (DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL))
-#define STENCIL_TUNABLES                                                               \
-  (DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC) | DUET__TBIT(STENCIL_R16_VEC) | \
-   DUET__TBIT(STENCIL_MIN_BLOCKS))
+#define STENCIL_TUNABLES                                                                 \
+  (DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC) | DUET__TBIT(STENCIL_R16_BLOCK) | \
+   DUET__TBIT(STENCIL_R16_VEC) | DUET__TBIT(STENCIL_MIN_BLOCKS))
 
 /* One row: the kernel's name in kernels_cu/ and kernels_cl/, its group, signature, tunables and
  * shape. */

@@ -78,15 +78,16 @@ int duet_stencil_1d(duet_ctx *ctx, duet_stencil_variant v, size_t n, unsigned ra
   if ((status = put_weights(ctx, 2 * radius + 1, weights, &w))) return status;
   const duet__arg args[] = {duet__arg_i64(n), duet__arg_i32((int)radius), duet__arg_scratch(w),
                             duet__arg_mem(in), duet__arg_mem(out)};
-  const size_t block = (size_t)ctx->tun[DUET__T_STENCIL_BLOCK];
-  /* naive and shared: one output per thread; register: a grid-stride loop over VEC outputs per
-   * thread on a grid the device holds at once (each window its own outputs and count per unit). */
-  const int wide = k == DUET__K_STENCIL_REGISTER16;
-  const int per_cu = ctx->tun[wide ? DUET__T_STENCIL_R16_PER_CU : DUET__T_STENCIL_PER_CU];
-  const int vec = ctx->tun[wide ? DUET__T_STENCIL_R16_VEC : DUET__T_STENCIL_VEC];
+  /* naive and shared: one output per thread; register: a grid-stride loop over the outputs of
+   * its shape's tile per block, on a grid of as many blocks a unit as its window's tunable says
+   * (the manifest's shape holds the block and outputs per thread, as the kernel compiles them). */
+  duet__shape shape;
+  duet__manifest[k].shape(ctx->tun, &shape);
+  const int per_cu = ctx->tun[k == DUET__K_STENCIL_REGISTER16 ? DUET__T_STENCIL_R16_PER_CU
+                                                              : DUET__T_STENCIL_PER_CU];
   const size_t blocks = k == DUET__K_STENCIL_NAIVE || k == DUET__K_STENCIL_SHARED
-                            ? duet__ceil_div(n, block)
-                            : duet__grid_blocks(ctx, duet__ceil_div(n, vec), block, per_cu);
+                            ? duet__ceil_div(n, shape.block_x)
+                            : duet__grid_blocks(ctx, n, shape.tile_x, per_cu);
   const duet__step step = {k, 1, n, 1, args, DUET__COUNT(args), blocks};
   return duet__run(ctx, &step, 1);
 }

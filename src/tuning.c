@@ -57,9 +57,6 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   where NVIDIA's OpenCL build of padded-tall is slower than padded.
  *   nvidia-sm80 on OpenCL, TRANSPOSE_PADDED_BAND 8: faster there than CUDA's 32 at the sizes
  *   where AUTO takes padded.
- *   nvidia-sm80 on OpenCL, STENCIL_R16_VEC 4: NVIDIA's OpenCL build of the radius-16 window
- *   ran faster on the H100 with 4 outputs a work-item than with 8 (the radius-4 window, faster
- *   with 8 on both devices measured, keeps the set's STENCIL_VEC and grid).
  *   nvidia-sm80 on OpenCL, GEMM_FAST_TINY_BK 16: NVIDIA's OpenCL build of the tiny tile ran
  *   tall and thin shapes 15-20% faster with k steps of 16 than 8, where nvcc's ran them slower.
  *   nvidia-sm80 on OpenCL, GEMM_FAST_SHALLOW_K 0: NVIDIA's OpenCL build of the big tile ran
@@ -73,7 +70,6 @@ static const struct {
 } refinements[] = {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_TRANSPOSE_AUTO_ALIGN, 0},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_TRANSPOSE_PADDED_BAND, 8},
-    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_STENCIL_R16_VEC, 4},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_SHALLOW_K, 0},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_TINY_BK, 16},
 };

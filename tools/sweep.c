@@ -246,17 +246,30 @@ static void run_row(sweep *s, const char *routine, const char *variant, const jo
 static void sweep_stencil(sweep *s) {
   static const struct {
     const char *name, *opts;
-    int full; /* one window per work-item instead of STENCIL_PER_CU's grid-stride grid */
+    int full;   /* one window per work-item instead of STENCIL_PER_CU's grid-stride grid */
+    int staged; /* sweep_stencil_staged_src: the tile in shared memory */
+    int block;  /* work-items per block (0: 256) */
+    int per_cu; /* blocks per compute unit (0: 4) */
   } v[] = {
-      {"vload4 i64 (duet's until now)", "-DSW_LD4=0 -DSW_IDX32=0 -DSW_WCONST=0 -DSW_V=8", 0},
-      {"vload4 i32", "-DSW_LD4=0 -DSW_IDX32=1 -DSW_WCONST=0 -DSW_V=8", 0},
-      {"float4* i64 (duet's now)", "-DSW_LD4=1 -DSW_IDX32=0 -DSW_WCONST=0 -DSW_V=8", 0},
-      {"float4* i32", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_WCONST=0 -DSW_V=8", 0},
-      {"float4* i32, full grid", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_WCONST=0 -DSW_V=8", 1},
-      {"float4* i32 __constant w", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_WCONST=1 -DSW_V=8", 0},
-      {"float4* i32 V=4", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_WCONST=0 -DSW_V=4", 0},
-      {"float4* i32 V=16", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_WCONST=0 -DSW_V=16", 0},
-      {"vload4 i32 V=16", "-DSW_LD4=0 -DSW_IDX32=1 -DSW_WCONST=0 -DSW_V=16", 0},
+      {"float4* i64 (duet's now)", "-DSW_LD4=1 -DSW_IDX32=0 -DSW_WCONST=0 -DSW_V=8", 0, 0, 0, 0},
+      {"staged V=8 B=256 i32 pf", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 256, 4},
+      {"staged V=8 B=256 i32 pf 8/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 256, 8},
+      {"staged V=8 B=256 i32 pf 12/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 256,
+       12},
+      {"staged V=8 B=256 i32 pf 16/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 256,
+       16},
+      {"staged V=8 B=256 i32 pf 32/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 256,
+       32},
+      {"staged V=8 B=256 i64 pf 16/CU", "-DSW_LD4=1 -DSW_IDX32=0 -DSW_V=8 -DSW_PF=1", 0, 1, 256,
+       16},
+      {"staged V=8 B=128 i32 pf 16/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 128,
+       16},
+      {"staged V=8 B=128 i32 pf 32/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 128,
+       32},
+      {"staged V=8 B=64 i32 pf 32/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 64, 32},
+      {"staged V=8 B=64 i32 pf 64/CU", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=1", 0, 1, 64, 64},
+      {"staged V=8 B=256 full grid", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=0", 1, 1, 256, 0},
+      {"staged V=8 B=128 full grid", "-DSW_LD4=1 -DSW_IDX32=1 -DSW_V=8 -DSW_PF=0", 1, 1, 128, 0},
   };
   static const int radii[] = {3, 16};
   float weights[33];
@@ -270,18 +283,24 @@ static void sweep_stencil(sweep *s) {
     job lib = {go_stencil_lib, NULL, 0, 0, r, weights};
     run_row(s, routine, "duet_stencil_1d AUTO", &lib, check_stencil, bytes);
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+      const int block = v[i].block ? v[i].block : 256, per_cu = v[i].per_cu ? v[i].per_cu : 4;
       char opts[200];
-      snprintf(opts, sizeof opts, "%s -DSW_HALO=%d -DSW_MODE=0 -DSW_U=1 -DSW_B=256", v[i].opts,
-               halo);
-      duet_program *p = build(s, sweep_stencil_src, opts);
+      snprintf(opts, sizeof opts, "%s -DSW_HALO=%d -DSW_MODE=0 -DSW_U=1 -DSW_B=%d", v[i].opts, halo,
+               block);
+      duet_program *p = build(s, v[i].staged ? sweep_stencil_staged_src : sweep_stencil_src, opts);
       if (!p) {
         row(s, routine, v[i].name, 0, bytes, -1, "build failed");
         continue;
       }
       const int vv = strstr(v[i].opts, "SW_V=16") ? 16 : strstr(v[i].opts, "SW_V=4") ? 4 : 8;
       const size_t chunks = (s->n + (size_t)vv - 1) / (size_t)vv;
-      job j = {go_stencil, p, v[i].full ? (chunks + 255) / 256 : 4 * (size_t)s->cus,
-               256,        r, weights};
+      job j = {go_stencil,
+               p,
+               v[i].full ? (chunks + (size_t)block - 1) / (size_t)block
+                         : (size_t)per_cu * (size_t)s->cus,
+               (unsigned)block,
+               r,
+               weights};
       run_row(s, routine, v[i].name, &j, check_stencil, bytes);
       duet_program_destroy(p);
     }
