@@ -13,7 +13,8 @@ check_LIBRARIES = %reldir%/libharness.a
 check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
 	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course \
-	%reldir%/test_cache %reldir%/test_cubin_params %reldir%/test_plan %reldir%/test_streamk
+	%reldir%/test_cache %reldir%/test_cubin_params %reldir%/test_nvidia_jit %reldir%/test_plan \
+	%reldir%/test_streamk
 # shuffle_once's tickets under many launches (REDUCE_ONE_PASS)
 check_PROGRAMS += %reldir%/test_reduce_once
 TESTS = $(check_PROGRAMS)
@@ -66,6 +67,12 @@ EXTRA_DIST += tests/time-limit.sh
 	backends/cubin_params.h
 %canon_reldir%_test_cubin_params_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_cubin_params_LDADD = $(%canon_reldir%_harness_ldadd)
+# PTX to CUBIN through libcuda's JIT alone: it fails cleanly in CI (no driver), assembles on a
+# GPU machine.
+%canon_reldir%_test_nvidia_jit_SOURCES = %reldir%/test_nvidia_jit.c backends/nvidia_jit.c \
+	backends/nvidia_jit.h backends/dl_table.c backends/dl_table.h
+%canon_reldir%_test_nvidia_jit_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_nvidia_jit_LDADD = $(%canon_reldir%_harness_ldadd) $(DL_LIBS)
 # The GEMM plan alone, on the host, on fabricated devices (src/gemm_plan.c through the library's
 # objects): it runs in CI without a GPU.
 %canon_reldir%_test_plan_LDFLAGS = $(OPENMP_CFLAGS)
