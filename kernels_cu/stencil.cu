@@ -104,7 +104,9 @@ __device__ __forceinline__ float4 load4_or_zero(const float *__restrict__ in, id
 }
 
 /* The register window: every index into win, wz and acc is known at compile time, so they stay
- * in registers; the radius only decides which of the unrolled terms run (all threads alike). */
+ * in registers; the radius only decides which of the unrolled terms run (all threads alike).
+ * register16 writes the same weights, sums and stores out again, as the OpenCL twin must (see
+ * there), so that the two files diff line by line. */
 template <int S, int HALO, int V>
 __device__ __forceinline__ void stencil_window(idx_t n, int r, const float *__restrict__ w,
                                                const float *__restrict__ in,

@@ -43,6 +43,43 @@
   "#define GID ((ix)DUET_BLOCK_IDX(0) * (ix)DUET_BLOCK_DIM(0) + (ix)DUET_THREAD_IDX(0))\n" \
   "#define GSIZE ((ix)DUET_GRID_DIM(0) * (ix)DUET_BLOCK_DIM(0))\n"
 
+/* A work-item's SW_V outputs from i0 on: the sums over its window win, each in the order
+ * j = -r..r, then the stores: both stencil sources. */
+#define SWEEP_SUMS                                                                    \
+  "    float acc[SW_V];\n"                                                            \
+  "#pragma unroll\n"                                                                  \
+  "    for (int k = 0; k < SW_V; k++) acc[k] = 0.0f;\n"                               \
+  "#pragma unroll\n"                                                                  \
+  "    for (int j = 0; j <= 2 * SW_HALO; j++)\n"                                      \
+  "      if (j >= SW_HALO - r && j <= SW_HALO + r) {\n"                               \
+  "#pragma unroll\n"                                                                  \
+  "        for (int k = 0; k < SW_V; k++) acc[k] = FMA(wz[j], win[j + k], acc[k]);\n" \
+  "      }\n"                                                                         \
+  "    if (i0 + SW_V <= n) {\n"                                                       \
+  "#pragma unroll\n"                                                                  \
+  "      for (int k = 0; k < SW_V; k += 4) {\n"                                       \
+  "        float4 o;\n"                                                               \
+  "        o.x = acc[k]; o.y = acc[k + 1]; o.z = acc[k + 2]; o.w = acc[k + 3];\n"     \
+  "        STORE4(o, out, (i0 + k) / 4);\n"                                           \
+  "      }\n"                                                                         \
+  "    } else {\n"                                                                    \
+  "#pragma unroll\n"                                                                  \
+  "      for (int k = 0; k < SW_V; k++)\n"                                            \
+  "        if (i0 + k < n) out[i0 + k] = acc[k];\n"                                   \
+  "    }\n"
+
+/* Four inputs from p on (a multiple of 4), zeros outside [0, n): both stencil sources. */
+#define SWEEP_LD4Z                                                                        \
+  "DUET_DEVICE_FN float4 ld4z(DUET_GLOBAL const float *DUET_RESTRICT in, ix n, ix p) {\n" \
+  "  if (p >= 0 && p + 4 <= n) return LOAD4(in, p / 4);\n"                                \
+  "  float4 v;\n"                                                                         \
+  "  v.x = p >= 0 && p < n ? in[p] : 0.0f;\n"                                             \
+  "  v.y = p + 1 >= 0 && p + 1 < n ? in[p + 1] : 0.0f;\n"                                 \
+  "  v.z = p + 2 >= 0 && p + 2 < n ? in[p + 2] : 0.0f;\n"                                 \
+  "  v.w = p + 3 >= 0 && p + 3 < n ? in[p + 3] : 0.0f;\n"                                 \
+  "  return v;\n"                                                                         \
+  "}\n"
+
 /* out[i] = sum over j = -r..r of w[j + r] * in[i + j], in[] 0 outside [0, n): duet's register
  * stencil, its window sized for SW_HALO as CUDA's template does. */
 static const char sweep_stencil_src[] = SWEEP_COMMON
@@ -50,16 +87,7 @@ static const char sweep_stencil_src[] = SWEEP_COMMON
     "#define WQ __constant\n"
     "#else\n"
     "#define WQ DUET_GLOBAL const\n"
-    "#endif\n"
-    "DUET_DEVICE_FN float4 ld4z(DUET_GLOBAL const float *DUET_RESTRICT in, ix n, ix p) {\n"
-    "  if (p >= 0 && p + 4 <= n) return LOAD4(in, p / 4);\n"
-    "  float4 v;\n"
-    "  v.x = p >= 0 && p < n ? in[p] : 0.0f;\n"
-    "  v.y = p + 1 >= 0 && p + 1 < n ? in[p + 1] : 0.0f;\n"
-    "  v.z = p + 2 >= 0 && p + 2 < n ? in[p + 2] : 0.0f;\n"
-    "  v.w = p + 3 >= 0 && p + 3 < n ? in[p + 3] : 0.0f;\n"
-    "  return v;\n"
-    "}\n"
+    "#endif\n" SWEEP_LD4Z
     "DUET_KERNEL void sweep_stencil(DUET_I64 n64, int r, WQ float *DUET_RESTRICT w,\n"
     "                               DUET_GLOBAL const float *DUET_RESTRICT in,\n"
     "                               DUET_GLOBAL float *DUET_RESTRICT out) {\n"
@@ -79,28 +107,7 @@ static const char sweep_stencil_src[] = SWEEP_COMMON
     "      win[4 * q + 1] = v.y;\n"
     "      win[4 * q + 2] = v.z;\n"
     "      win[4 * q + 3] = v.w;\n"
-    "    }\n"
-    "    float acc[SW_V];\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < SW_V; k++) acc[k] = 0.0f;\n"
-    "#pragma unroll\n"
-    "    for (int j = 0; j <= 2 * SW_HALO; j++)\n"
-    "      if (j >= SW_HALO - r && j <= SW_HALO + r) {\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < SW_V; k++) acc[k] = FMA(wz[j], win[j + k], acc[k]);\n"
-    "      }\n"
-    "    if (i0 + SW_V <= n) {\n"
-    "#pragma unroll\n"
-    "      for (int k = 0; k < SW_V; k += 4) {\n"
-    "        float4 o;\n"
-    "        o.x = acc[k]; o.y = acc[k + 1]; o.z = acc[k + 2]; o.w = acc[k + 3];\n"
-    "        STORE4(o, out, (i0 + k) / 4);\n"
-    "      }\n"
-    "    } else {\n"
-    "#pragma unroll\n"
-    "      for (int k = 0; k < SW_V; k++)\n"
-    "        if (i0 + k < n) out[i0 + k] = acc[k];\n"
-    "    }\n"
+    "    }\n" SWEEP_SUMS
     "  }\n"
     "}\n";
 
@@ -116,16 +123,7 @@ static const char sweep_stencil_staged_src[] = SWEEP_COMMON
     "#define T_IN (T_OUT + 2 * SW_HALO)\n"
     "#define ROW (SW_B + 32 / SW_V)\n"
     "#define NQ ((T_IN / 4 + SW_B - 1) / SW_B)\n"
-    "#define WIN (SW_V + 2 * SW_HALO)\n"
-    "DUET_DEVICE_FN float4 ld4z(DUET_GLOBAL const float *DUET_RESTRICT in, ix n, ix p) {\n"
-    "  if (p >= 0 && p + 4 <= n) return LOAD4(in, p / 4);\n"
-    "  float4 v;\n"
-    "  v.x = p >= 0 && p < n ? in[p] : 0.0f;\n"
-    "  v.y = p + 1 >= 0 && p + 1 < n ? in[p + 1] : 0.0f;\n"
-    "  v.z = p + 2 >= 0 && p + 2 < n ? in[p + 2] : 0.0f;\n"
-    "  v.w = p + 3 >= 0 && p + 3 < n ? in[p + 3] : 0.0f;\n"
-    "  return v;\n"
-    "}\n"
+    "#define WIN (SW_V + 2 * SW_HALO)\n" SWEEP_LD4Z
     "DUET_KERNEL void sweep_stencil(DUET_I64 n64, int r, DUET_GLOBAL const float *DUET_RESTRICT "
     "w,\n"
     "                               DUET_GLOBAL const float *DUET_RESTRICT in,\n"
@@ -177,28 +175,7 @@ static const char sweep_stencil_staged_src[] = SWEEP_COMMON
     "    float win[WIN];\n"
     "#pragma unroll\n"
     "    for (int j = 0; j < WIN; j++) win[j] = tile[(j % SW_V) * ROW + t + j / SW_V];\n"
-    "    float acc[SW_V];\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < SW_V; k++) acc[k] = 0.0f;\n"
-    "#pragma unroll\n"
-    "    for (int j = 0; j <= 2 * SW_HALO; j++)\n"
-    "      if (j >= SW_HALO - r && j <= SW_HALO + r) {\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < SW_V; k++) acc[k] = FMA(wz[j], win[j + k], acc[k]);\n"
-    "      }\n"
-    "    const ix i0 = tl * T_OUT + (ix)t * SW_V;\n"
-    "    if (i0 + SW_V <= n) {\n"
-    "#pragma unroll\n"
-    "      for (int k = 0; k < SW_V; k += 4) {\n"
-    "        float4 o;\n"
-    "        o.x = acc[k]; o.y = acc[k + 1]; o.z = acc[k + 2]; o.w = acc[k + 3];\n"
-    "        STORE4(o, out, (i0 + k) / 4);\n"
-    "      }\n"
-    "    } else {\n"
-    "#pragma unroll\n"
-    "      for (int k = 0; k < SW_V; k++)\n"
-    "        if (i0 + k < n) out[i0 + k] = acc[k];\n"
-    "    }\n"
+    "    const ix i0 = tl * T_OUT + (ix)t * SW_V;\n" SWEEP_SUMS
     "  }\n"
     "}\n";
 
