@@ -79,6 +79,10 @@
  *                         among one block per compute unit (src/gemm_plan.c); 0: never
  * GEMM_AUTO_TILED_MAX     AUTO takes tiled first where m, n and k are all at most this (one
  *                         launch of a small kernel beats fast's larger block there); 0: never
+ * GEMM_AUTO_COALESCED_MAX AUTO takes coalesced first where C has at most this many elements and
+ *                         is neither one row nor one column (those are GEMV's): one work-item an
+ *                         element, k in its loop, where fast's smallest tile would leave most of
+ *                         its lanes idle; 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
  *                         many flops per byte the copies move
@@ -232,6 +236,7 @@
   X(GEMM_FAST_BIG_PCT,       75,  30,  75) \
   X(GEMM_FAST_BIG_FILL_PCT,  50,  60,   0) \
   X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
+  X(GEMM_AUTO_COALESCED_MAX,  0,   0,  64) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_REDUCE_TILE, 32,  32,  32) \
   X(GEMM_SPLITK_REDUCE_ROWS,  8,   8,   4) \

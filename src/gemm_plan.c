@@ -33,6 +33,12 @@ static const duet_gemm_variant auto_order[AUTO_LEN] = {
  * latency, and tiled's small block starts sooner than fast's (docs/results/tuning-notes.md). */
 static const duet_gemm_variant auto_order_small[AUTO_LEN] = {
     DUET_GEMM_TILED, DUET_GEMM_FAST, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE};
+/* Where C has at most GEMM_AUTO_COALESCED_MAX elements and more than one row and column,
+ * coalesced first: a work-item an element with k in its loop, where fast's smallest tile (32 x
+ * 32 on the cpu set) would leave nearly all of its lanes idle (PoCL: 4 x 4 x 65536 in 1.5 ms
+ * against fast's 23, docs/results/tuning-notes.md). */
+static const duet_gemm_variant auto_order_tiny_c[AUTO_LEN] = {
+    DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE};
 
 /* Stream-K's flags (kernels_cl/gemm_fast.cl, fast_stream_k) count a tile's units in 10 bits. */
 enum { SK_MAX_UNITS = 0x3ff };
@@ -465,9 +471,12 @@ int duet__gemm_plan_make(const duet__gemm_caps *caps, const int *tun, const duet
     return DUET_OK;
   }
   if (s->variant != DUET_GEMM_AUTO) return plan_variant(&x, s->variant, out);
-  const size_t small = (size_t)tun[DUET__T_GEMM_AUTO_TILED_MAX];
+  const size_t small = (size_t)tun[DUET__T_GEMM_AUTO_TILED_MAX],
+               tiny_c = (size_t)tun[DUET__T_GEMM_AUTO_COALESCED_MAX];
   const duet_gemm_variant *order =
-      small && s->m <= small && s->n <= small && s->k <= small ? auto_order_small : auto_order;
+      small && s->m <= small && s->n <= small && s->k <= small          ? auto_order_small
+      : s->m > 1 && s->n > 1 && s->m <= tiny_c && s->n <= tiny_c / s->m ? auto_order_tiny_c
+                                                                        : auto_order;
   for (unsigned i = 0; i < AUTO_LEN; i++) {
     const int status = plan_variant(&x, order[i], out);
     if (status) return status;
