@@ -162,26 +162,29 @@ if has gaps; then
   S="stencil --variant auto-r3,auto-r16 --sizes 8192,16384"
   gap stencil-default "" "" $S --backend all
   gap stencil-full-r3 "" STENCIL_PER_CU=2048 $S --backend all
-  # The radius-16 window's outputs a work-item on OpenCL (STENCIL_R16_VEC; the H100 ran 4 best,
-  # the H200's duet-sweep 16)
-  gap stencil-cl-r16v4 "" STENCIL_R16_VEC=4 $S --backend opencl
-  gap stencil-cl-r16v8 "" STENCIL_R16_VEC=8 $S --backend opencl
-  gap stencil-cl-r16v16 "" STENCIL_R16_VEC=16 $S --backend opencl
-  gap stencil-cl-r16v16-pcu8 "" STENCIL_R16_VEC=16,STENCIL_R16_PER_CU=8 $S --backend opencl
-  gap stencil-cl-r16v8-cap64 "" STENCIL_R16_VEC=8,STENCIL_MIN_BLOCKS=4 $S --backend opencl
-  # The registers NVIDIA's OpenCL gave register16 with and without the cap: its PTX from an
-  # empty cache, assembled by ptxas for the device.
+  # The staged radius-16 window (128 threads, 8 outputs, 32 blocks a unit in the sets) around
+  # its values, on both backends
+  gap stencil-r16-b256 "" STENCIL_R16_BLOCK=256 $S --backend all
+  gap stencil-r16-pcu16 "" STENCIL_R16_PER_CU=16 $S --backend all
+  gap stencil-r16-pcu64 "" STENCIL_R16_PER_CU=64 $S --backend all
+  gap stencil-r16-v16 "" STENCIL_R16_VEC=16 $S --backend all
+  # The registers of register16 on each spec: NVIDIA OpenCL's build from an empty cache (a CUBIN
+  # since the thirteenth session; PTX where the JIT was not available), and nvcc's.
   arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-  for spec in STENCIL_R16_VEC=8,STENCIL_MIN_BLOCKS=0 STENCIL_R16_VEC=8,STENCIL_MIN_BLOCKS=4 STENCIL_R16_VEC=4 STENCIL_R16_VEC=16; do
+  for spec in STENCIL_R16_VEC=8 STENCIL_R16_VEC=16 STENCIL_R16_BLOCK=256; do
     d=/tmp/gaps-ptx && rm -rf $d && mkdir -p $d/cache $d/bin
     DUET_CACHE_DIR=$d/cache DUET_TUNE=$spec $B stencil --backend opencl --variant register-r16 --sizes 1024 \
       --reps 1 >/dev/null 2>&1
     tools/duet-sweep --dump $d/cache $d/bin >/dev/null 2>&1
-    for f in $d/bin/duet_stencil_register16*.ptx; do
+    for f in $d/bin/*.ptx $d/bin/*.cubin; do
       [ -f "$f" ] || continue
-      echo "  $spec: $(grep -c maxnreg "$f") .maxnreg line(s); ptxas: $(ptxas -arch=$arch -v "$f" -o /dev/null 2>&1 | grep -o 'Used [0-9]* registers')"
+      case $f in
+      *.ptx) echo "  $spec: $(basename "$f"): ptxas: $(ptxas -arch=$arch -v "$f" -o /dev/null 2>&1 | grep -o 'Used [0-9]* registers')" ;;
+      *) echo "  $spec: $(basename "$f"): $(cuobjdump -res-usage "$f" 2>/dev/null | grep -A1 register16 | grep -o 'REG:[0-9]*' | head -1)" ;;
+      esac
     done
   done
+  echo "  nvcc: $(cuobjdump -res-usage kernels_cu/.libs/stencil.o 2>/dev/null | grep -A1 register16 | grep -o 'REG:[0-9]* STACK:[0-9]*' | head -1)"
   echo "=== gaps: overlap (\"of the bound\": target 0.87 on both backends)"
   O="overlap -n 8192 --reps 7"
   gap overlap-flush1 "" QUEUE_FLUSH=1 $O --backend all
