@@ -190,9 +190,14 @@ static int build_failed(duet_ctx *ctx, const char *log, const char *why, const c
 /* What the disk cache keeps of an NVIDIA program's PTX binary: the CUBIN libcuda's JIT makes of
  * it (nvidia_jit.h), which the driver loads without ptxas. Not for a program built with
  * -cl-kernel-arg-info (the user's): a CUBIN loses that information, and from_cache would build
- * such a program from source again. NULL, with the reason in why, keeps the PTX. */
+ * such a program from source again; nor once the driver refused a cached CUBIN. NULL, with the
+ * reason in why, keeps the PTX. */
 static void *nv_cubin(const duet__cl_device *d, const char *options, const unsigned char *bin,
                       size_t size, size_t *cubin_size, char *why, size_t wlen) {
+  if (__atomic_load_n(&d->cubin_refused, __ATOMIC_RELAXED)) {
+    snprintf(why, wlen, "the driver refused a CUBIN");
+    return NULL;
+  }
   if (strstr(options, "-cl-kernel-arg-info")) {
     snprintf(why, wlen, "its kernels' argument info is asked for");
     return NULL;
@@ -238,11 +243,8 @@ static void store_binary(const duet__cl_device *d, cl_program prog, const char *
       duet__cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
     char why[512] = "";
     size_t cubin_size = 0;
-    const int refused = __atomic_load_n(&d->cubin_refused, __ATOMIC_RELAXED);
-    void *cubin = d->nv_major && !refused
-                      ? nv_cubin(d, options, bin, size, &cubin_size, why, sizeof why)
-                      : NULL;
-    if (d->nv_major && refused) snprintf(why, sizeof why, "the driver refused a CUBIN");
+    void *cubin =
+        d->nv_major ? nv_cubin(d, options, bin, size, &cubin_size, why, sizeof why) : NULL;
     if (cubin) {
       duet__cache_store(parts, nparts, cubin, cubin_size);
       snprintf(note, nlen, ", as a CUBIN");
