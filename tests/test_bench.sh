@@ -339,23 +339,6 @@ count_is "overlap: three timelines" 3 "$(grep -c '^ *timeline of one run of ' "$
 count_is "overlap: every timeline row (2 + 3 + 3) has a time for each of the 16 chunks" 8 \
   "$(grep -Ec '^ +(in|kernel|out)( +-?[0-9]+\.[0-9]{2}){16}$' "$tmp/overlap.out")"
 count_is "overlap: no timeline failed" 0 "$(grep -c 'cannot time it' "$tmp/overlap.out")"
-# 200 rows in 16 chunks tapered at both ends: chunks of unequal rows, each checked
-DUET_BENCH_OVERLAP_RAMP=3
-export DUET_BENCH_OVERLAP_RAMP
-# shellcheck disable=SC2086
-run overlap_ramp overlap $sel -n 200 --reps 1 --warmup 0
-[ "$rc" -eq 0 ] || show overlap_ramp
-count_is "overlap, tapered chunks: the four whole ways are verified" 4 \
-  "$(grep -Ec ' [0-9.]+ .* yes ' "$tmp/overlap_ramp.out")"
-count_is "overlap, tapered chunks: 2 to 17 rows a chunk" 1 \
-  "$(grep -c '16 chunks of 2 to 17 rows of 200 floats' "$tmp/overlap_ramp.out")"
-DUET_BENCH_OVERLAP_RAMP=9
-# shellcheck disable=SC2086
-run overlap_bad_ramp overlap $sel -n 64 --reps 1 --warmup 0
-unset DUET_BENCH_OVERLAP_RAMP
-count_is "overlap with DUET_BENCH_OVERLAP_RAMP=9: exit status 1" 1 "$rc"
-count_is "overlap with DUET_BENCH_OVERLAP_RAMP=9: says the range" 1 \
-  "$(grep -c "DUET_BENCH_OVERLAP_RAMP='9': give 0 to 6" "$tmp/overlap_bad_ramp.out")"
 DUET_BENCH_TEST_WRONG_SIZE=1
 export DUET_BENCH_TEST_WRONG_SIZE
 # shellcheck disable=SC2086

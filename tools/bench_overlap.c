@@ -51,24 +51,16 @@ static const char *const way_names[N_WAYS] = {"copies in alone (pinned)",
 
 enum { ST_IN, ST_KERNEL, ST_OUT, N_STAGES };
 /* $DUET_BENCH_OVERLAP_CHUNKS cuts the data into another count of chunks, up to MAX_CHUNKS: fewer
- * rows each, the same total (more chunks shorten the pipeline's fill and drain, but each copy
- * and kernel costs its enqueue). */
+ * rows each, the same total (more chunks shorten the pipeline's fill and drain). */
 #define MAX_CHUNKS 64
-/* Chunks taper at both ends, halving RAMP times, so the first copy out starts sooner and the
- * last one ends sooner: the fill and drain of the pipeline, in which one direction of the link
- * idles, shrink without more chunks in the middle. $DUET_BENCH_OVERLAP_RAMP=0 gives equal
- * chunks, another value another taper (up to MAX_RAMP). */
-#define RAMP 3
-#define MAX_RAMP 6
 
 typedef struct {
   const bench_opts *o;
   bench_dev *dev;
   duet_ctx *q[BENCH_OVERLAP_QUEUES]; /* q[0] is the device's context, the rest its family */
-  size_t cols, total;                /* chunk c is rows[c] x cols floats from row row0[c] */
-  size_t rows[MAX_CHUNKS], row0[MAX_CHUNKS];
+  size_t rows, cols, chunk;          /* a chunk is rows x cols floats */
   float *pin_in, *pin_out, *page_in, *page_out;
-  int chunks, ramp;
+  int chunks;
   duet_buf *in[MAX_CHUNKS], *out[MAX_CHUNKS];
   /* After each stage of each chunk, per way: the queue-per-stage way orders its queues with
    * them, and the timeline run reads them all. Made on first use, on the stage's queue. */
@@ -116,7 +108,7 @@ static int mark(overlap *v, int way, int s, int c) {
 static int stage(overlap *v, int way, int s, int c, int timeline) {
   duet_ctx *q = queue_of(v, way, s, c);
   const int pageable = way == WAY_PAGEABLE;
-  const size_t at = v->row0[c] * v->cols, bytes = v->rows[c] * v->cols * sizeof(float);
+  const size_t at = (size_t)c * v->chunk, bytes = v->chunk * sizeof(float);
   int st;
   if (way == WAY_STAGES && s > ST_IN && (st = duet_event_wait(q, v->ev[way][s - 1][c])))
     return failed(v, st, "duet_event_wait", q);
@@ -124,8 +116,8 @@ static int stage(overlap *v, int way, int s, int c, int timeline) {
       (st = duet_buf_write_async(q, v->in[c], 0, (pageable ? v->page_in : v->pin_in) + at, bytes)))
     return failed(v, st, "duet_buf_write_async", q);
   if (s == ST_KERNEL &&
-      (st = duet_transpose(q, DUET_TRANSPOSE_AUTO, v->rows[c], v->cols - (size_t)v->o->wrong_size,
-                           v->in[c], v->cols, v->out[c], v->rows[c])))
+      (st = duet_transpose(q, DUET_TRANSPOSE_AUTO, v->rows, v->cols - (size_t)v->o->wrong_size,
+                           v->in[c], v->cols, v->out[c], v->rows)))
     return failed(v, st, "duet_transpose", q);
   if (s == ST_OUT && (st = duet_buf_read_async(q, v->out[c], 0,
                                                (pageable ? v->page_out : v->pin_out) + at, bytes)))
@@ -168,17 +160,17 @@ static bench_verdict check(const overlap *v, int way) {
   const float *in = way == WAY_PAGEABLE ? v->page_in : v->pin_in;
   const float *out = way == WAY_PAGEABLE ? v->page_out : v->pin_out;
   for (int c = 0; c < v->chunks; c++)
-    for (size_t y = 0; y < v->rows[c]; y++)
+    for (size_t y = 0; y < v->rows; y++)
       for (size_t x = 0; x < v->cols; x++) {
-        const size_t at = v->row0[c] * v->cols;
-        if (out[at + x * v->rows[c] + y] != in[at + y * v->cols + x]) return BENCH_V_NO;
+        const size_t at = (size_t)c * v->chunk;
+        if (out[at + x * v->rows + y] != in[at + y * v->cols + x]) return BENCH_V_NO;
       }
   return BENCH_V_YES;
 }
 
 static int setup(overlap *v) {
   duet_ctx *ctx = v->dev->ctx;
-  const size_t total = v->total, bytes = total * sizeof(float);
+  const size_t total = v->chunk * (size_t)v->chunks, bytes = total * sizeof(float);
   int st = DUET_OK;
   v->q[0] = ctx;
   for (int i = 1; i < BENCH_OVERLAP_QUEUES && !st; i++)
@@ -193,9 +185,9 @@ static int setup(overlap *v) {
   for (size_t i = 0; i < total; i++)
     v->pin_in[i] = v->page_in[i] = (float)(bench_splitmix(&seed) >> 40) * 0x1p-24f;
   for (int c = 0; c < v->chunks; c++)
-    if ((st = duet_buf_create(v->q[c % BENCH_OVERLAP_QUEUES], v->rows[c] * v->cols * sizeof(float),
+    if ((st = duet_buf_create(v->q[c % BENCH_OVERLAP_QUEUES], v->chunk * sizeof(float),
                               &v->in[c])) ||
-        (st = duet_buf_create(ctx, v->rows[c] * v->cols * sizeof(float), &v->out[c])))
+        (st = duet_buf_create(ctx, v->chunk * sizeof(float), &v->out[c])))
       return failed(v, st, "duet_buf_create", ctx);
   return DUET_OK;
 }
@@ -229,7 +221,7 @@ static double link_bound_of(const double *med) { return max2(med[WAY_DUPLEX], me
 
 /* Bytes a way moves: over the bus one way or both, or (kernels) read and written on the device. */
 static double bytes_of(const overlap *v, int way) {
-  const double one = (double)v->total * sizeof(float);
+  const double one = (double)(v->chunk * (size_t)v->chunks) * sizeof(float);
   return way == WAY_IN || way == WAY_OUT ? one : 2 * one;
 }
 
@@ -271,55 +263,26 @@ static void timeline(overlap *v, int way) {
     printf("%-9s   (host clock of that run: %.3f ms)\n", "", ms);
 }
 
-/* A count from the environment, or its default; false (after saying why) if it is out of range. */
-static int env_count(const char *name, int dflt, int lo, int hi, int *value) {
-  const char *env = getenv(name);
-  char *end = NULL;
-  const long x = env ? strtol(env, &end, 10) : dflt;
-  if (env && (!*env || *end || x < lo || x > hi)) {
-    printf("%-9s %s='%s': give %d to %d\n", "", name, env, lo, hi);
-    return 0;
-  }
-  *value = (int)x;
-  return 1;
-}
-
-/* Cuts n rows into the chunks: a chunk d places from the nearer end weighs 2^min(d, ramp), and
- * gets its share of the rows; the rows left by rounding go to the middle chunks. Equal chunks
- * where the taper would leave a chunk without a row (or with ramp 0). */
-static void layout(overlap *v, size_t n) {
-  if ((size_t)v->chunks > n) v->chunks = (int)n;
-  const int N = v->chunks;
-  size_t weight[MAX_CHUNKS], sum = 0, given = 0;
-  for (int c = 0; c < N; c++) {
-    const int d = c < N - 1 - c ? c : N - 1 - c;
-    weight[c] = (size_t)1 << (d < v->ramp ? d : v->ramp);
-    sum += weight[c];
-  }
-  if (n / sum * weight[0] == 0)
-    for (int c = 0; c < N; c++) weight[c] = 1, sum = (size_t)N;
-  for (int c = 0; c < N; c++) given += (v->rows[c] = n / sum * weight[c]);
-  for (int c = N / 2, step = 0; given < n; step++, given++) /* outwards from the middle */
-    v->rows[(c + (step % 2 ? -1 : 1) * ((step + 1) / 2) % N + N) % N]++;
-  v->cols = n;
-  v->total = n * n;
-  for (int c = 0; c < N; c++) v->row0[c] = c ? v->row0[c - 1] + v->rows[c - 1] : 0;
-}
-
 /* Each way verified once, warmed up, then timed: the median of --reps runs. */
 static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
   overlap v;
   memset(&v, 0, sizeof v);
   v.o = o;
   v.dev = dev;
-  if (!env_count("DUET_BENCH_OVERLAP_CHUNKS", BENCH_OVERLAP_CHUNKS, 1, MAX_CHUNKS, &v.chunks) ||
-      !env_count("DUET_BENCH_OVERLAP_RAMP", RAMP, 0, MAX_RAMP, &v.ramp))
+  const char *env = getenv("DUET_BENCH_OVERLAP_CHUNKS");
+  char *end = NULL;
+  const long chunks = env ? strtol(env, &end, 10) : BENCH_OVERLAP_CHUNKS;
+  if (env && (!*env || *end || chunks < 1 || chunks > MAX_CHUNKS)) {
+    printf("%-9s DUET_BENCH_OVERLAP_CHUNKS='%s': give 1 to %d\n", "", env, MAX_CHUNKS);
     return 1;
-  layout(&v, n);
-  printf("%s:%d  %s: %d chunks of %zu to %zu rows of %zu floats (%.1f MiB in, as much out), "
-         "%d queues\n",
-         duet_backend_name(dev->backend), dev->device, dev->info.name, v.chunks, v.rows[0],
-         v.rows[v.chunks / 2], v.cols, (double)v.total * 4 / (1 << 20), BENCH_OVERLAP_QUEUES);
+  }
+  v.chunks = (int)chunks;
+  v.rows = n / (size_t)v.chunks ? n / (size_t)v.chunks : 1;
+  v.cols = n;
+  v.chunk = v.rows * v.cols;
+  printf("%s:%d  %s: %d chunks of %zu x %zu floats (%.1f MiB in, as much out), %d queues\n",
+         duet_backend_name(dev->backend), dev->device, dev->info.name, v.chunks, v.rows, v.cols,
+         (double)(v.chunk * (size_t)v.chunks) * 4 / (1 << 20), BENCH_OVERLAP_QUEUES);
   int bad = 0;
   double med[N_WAYS] = {0};
   if (setup(&v)) {
@@ -335,7 +298,7 @@ static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
     double ms = 0, lo, hi;
     if (whole) /* NaN where nothing arrives */
       memset(w == WAY_PAGEABLE ? v.page_out : v.pin_out, 0xff,
-             v.total * sizeof(float));
+             v.chunk * sizeof(float) * (size_t)v.chunks);
     int st = run_way(&v, w, &ms, 0);
     bench_verdict verdict = st                     ? BENCH_V_ERROR
                             : !whole || !o->verify ? BENCH_V_SKIPPED
