@@ -685,8 +685,8 @@ FAST_SK_KERNEL(duet_sgemm_fast_sk_tt, false, true)
  * order, and then the first adds the lanes' sums in lane order (a fixed order: the same bits on
  * every run), ROWS / lz rows of C at a time. So a C of a few tiles, cut into hundreds of slices,
  * still has every lane of the device loading, and a C of many elements (lanes 1) has each thread
- * keep all its slices' loads in flight. A 1D grid of any size strides over the steps (the plan
- * sizes both, src/gemm_plan.c). */
+ * keep its slices' loads in flight, four at a time, with no shared sums and no barriers. A 1D grid
+ * of any size strides over the steps (the plan sizes both, src/gemm_plan.c). */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_splitk_reduce)
 #if !defined(GEMM_SPLITK_REDUCE_TILE) || !defined(GEMM_SPLITK_REDUCE_ROWS)
 #error "the reduction's block comes from the tuning set (GEMM_SPLITK_REDUCE_TILE, _ROWS)"
@@ -707,6 +707,36 @@ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits, int lanes,
   const idx_t across = (n + GEMM_SPLITK_REDUCE_TILE - 1) / GEMM_SPLITK_REDUCE_TILE;
   const idx_t steps = (m + rows - 1) / rows * across;
   c += c_off;
+  if (lz == 1) { /* uniform across the grid: no partial sums to share, so no barriers */
+    /* step q * across + p of the walk, advanced by the grid without a division per step */
+    const idx_t grid = (idx_t)DUET_GRID_DIM(0), grid_rows = grid / across,
+                grid_cols = grid % across;
+    idx_t q = (idx_t)DUET_BLOCK_IDX(0) / across, p = (idx_t)DUET_BLOCK_IDX(0) % across;
+    for (; q * across + p < steps; q += grid_rows, p += grid_cols) {
+      if (p >= across) {
+        p -= across;
+        q++;
+      }
+      const idx_t i = q * rows + r, j = p * GEMM_SPLITK_REDUCE_TILE + x;
+      if (i < m && j < n) {
+        DUET_GLOBAL const float *w = work + i * n + j;
+        float s = 0.0f;
+        int z = 0;
+        /* four slices' loads in flight at once, added in slice order all the same */
+        for (; z + 4 <= splits; z += 4) {
+          const float w0 = w[z * slab], w1 = w[(z + 1) * slab], w2 = w[(z + 2) * slab],
+                      w3 = w[(z + 3) * slab];
+          s += w0;
+          s += w1;
+          s += w2;
+          s += w3;
+        }
+        for (; z < splits; z++) s += w[z * slab];
+        store_c(c, i * ldc + j, alpha, s, beta);
+      }
+    }
+    return;
+  }
   for (idx_t st = (idx_t)DUET_BLOCK_IDX(0); st < steps; st += (idx_t)DUET_GRID_DIM(0)) {
     const idx_t i = st / across * rows + r, j = st % across * GEMM_SPLITK_REDUCE_TILE + x;
     const bool mine = r < rows && i < m && j < n;

@@ -125,6 +125,22 @@ static void run_deep(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* The reduction's one-lane walk (no shared sums) as a 132-unit GPU with one reduction block a
+ * unit plans it: C of more elements than the reduction's threads, in 9, 14, 19 and 20 slices
+ * (each remainder of the four loads a thread keeps in flight). */
+static const mnk one_lane[] = {{200, 190, 130}, {210, 200, 333}, {200, 190, 300}, {200, 190, 777}};
+static void run_one_lane(const harness_dev *dev, void *user) {
+  harness_dev d;
+  if (!tuned_ctx(dev, user, "DUET_TEST_UNITS=132 ", &d)) return;
+  for (size_t s = 0; s < COUNT(one_lane); s++)
+    for (size_t ab = 0; ab < 2; ab++)
+      for (int tr = 0; tr < 4; tr++)
+        harness_run_sgemm(&d, DUET_GEMM_AUTO, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
+                          one_lane[s].m, one_lane[s].n, one_lane[s].k, alpha_beta[ab][0],
+                          alpha_beta[ab][1], (int)ab);
+  duet_ctx_destroy(d.ctx);
+}
+
 int main(void) {
   harness_init("test_gemm");
   harness_for_each_ctx(run, NULL);
@@ -151,6 +167,8 @@ int main(void) {
   setenv("DUET_TEST_UNITS", "132", 1);
   harness_for_each_ctx(run_deep, &deep_tiny);
   harness_for_each_ctx(run_deep, &deep_small);
+  static tuned one_lane_model = {H100_MODEL "80,GEMM_SPLITK_REDUCE_PER_CU=1", "one-lane"};
+  harness_for_each_ctx(run_one_lane, &one_lane_model);
   unsetenv("DUET_TEST_UNITS");
   return harness_end();
 }
