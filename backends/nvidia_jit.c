@@ -12,6 +12,7 @@
 
 /* The driver API's own values (cuda.h), which this file does not include: the OpenCL backend
  * builds without the CUDA toolkit. */
+#define CU_JIT_MAX_REGISTERS 0
 #define CU_JIT_ERROR_LOG_BUFFER 5
 #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
 #define CU_JIT_TARGET 9
@@ -62,14 +63,16 @@ static void load(void) {
 }
 
 /* Assembles under a pushed context: the linker needs one, though the target is explicit. */
-static int link_ptx(const char *ptx, size_t len, int target, void **cubin, size_t *size, char *why,
-                    size_t wlen) {
+static int link_ptx(const char *ptx, size_t len, int target, unsigned max_registers, void **cubin,
+                    size_t *size, char *why, size_t wlen) {
   char log[2048] = "";
-  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_TARGET};
-  void *values[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)target};
+  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_TARGET,
+                   CU_JIT_MAX_REGISTERS};
+  void *values[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)target,
+                    (void *)(size_t)max_registers};
   void *state = NULL, *out = NULL;
   size_t n = 0;
-  int err = cu.link_create(3, options, values, &state);
+  int err = cu.link_create(max_registers ? 4 : 3, options, values, &state);
   if (!err)
     err = cu.link_add(state, CU_JIT_INPUT_PTX, (void *)ptx, len + 1, "duet.ptx", 0, NULL, NULL);
   if (!err) err = cu.link_complete(state, &out, &n);
@@ -86,8 +89,8 @@ static int link_ptx(const char *ptx, size_t len, int target, void **cubin, size_
   return err || !*cubin ? -1 : 0;
 }
 
-int duet__nv_ptx_to_cubin(const char *ptx, size_t len, int major, int minor, void **cubin,
-                          size_t *size, char *why, size_t wlen) {
+int duet__nv_ptx_to_cubin(const char *ptx, size_t len, int major, int minor, unsigned max_registers,
+                          void **cubin, size_t *size, char *why, size_t wlen) {
   *cubin = NULL;
   *size = 0;
   if (pthread_once(&load_once, load) != 0 || load_error[0]) {
@@ -105,7 +108,7 @@ int duet__nv_ptx_to_cubin(const char *ptx, size_t len, int major, int minor, voi
   if ((err = cu.push(ctx)) != 0) {
     snprintf(why, wlen, "cuCtxPushCurrent failed (CUresult %d)", err);
   } else {
-    status = link_ptx(ptx, len, 10 * major + minor, cubin, size, why, wlen);
+    status = link_ptx(ptx, len, 10 * major + minor, max_registers, cubin, size, why, wlen);
     cu.pop(&popped);
   }
   cu.primary_release(dev);

@@ -13,9 +13,11 @@
 
 /* ptx[0, len), text followed by a NUL at ptx[len], assembled for compute capability major.minor
  * into a malloc'd CUBIN (*cubin, *size; the caller frees it): 0. Otherwise -1 with the reason in
- * why[0, wlen) (no libcuda, no CUDA device, the JIT's log), and nothing to free. It retains the
- * primary CUDA context of device 0 for the JIT and releases it again. Thread-safe. */
-int duet__nv_ptx_to_cubin(const char *ptx, size_t len, int major, int minor, void **cubin,
-                          size_t *size, char *why, size_t wlen);
+ * why[0, wlen) (no libcuda, no CUDA device, the JIT's log), and nothing to free. max_registers,
+ * unless 0, caps the registers of each kernel as the OpenCL build's -cl-nv-maxrregcount did: that
+ * cap acts in ptxas, not in the PTX, so a CUBIN assembled without it runs other occupancies. It
+ * retains the primary CUDA context of device 0 for the JIT and releases it again. Thread-safe. */
+int duet__nv_ptx_to_cubin(const char *ptx, size_t len, int major, int minor, unsigned max_registers,
+                          void **cubin, size_t *size, char *why, size_t wlen);
 
 #endif

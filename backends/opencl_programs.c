@@ -187,8 +187,17 @@ static int build_failed(duet_ctx *ctx, const char *log, const char *why, const c
                     why, options, log ? log : "(no log)");
 }
 
+/* The register cap a program was built with (-cl-nv-maxrregcount=N, which acts in ptxas), or 0. */
+static unsigned nv_register_cap_of(const char *options) {
+  static const char flag[] = "-cl-nv-maxrregcount=";
+  const char *at = strstr(options, flag);
+  return at ? (unsigned)strtoul(at + sizeof flag - 1, NULL, 10) : 0;
+}
+
 /* What the disk cache keeps of an NVIDIA program's PTX binary: the CUBIN libcuda's JIT makes of
- * it (nvidia_jit.h), which the driver loads without ptxas. Not for a program built with
+ * it (nvidia_jit.h) under the build's register cap, which the driver loads without ptxas
+ * (without that cap, NVIDIA OpenCL's staged transposes from a CUBIN ran 1.2-1.75x slower on the
+ * H200: docs/results/h200.md, fourteenth session). Not for a program built with
  * -cl-kernel-arg-info (the user's): a CUBIN loses that information, and from_cache would build
  * such a program from source again; nor once the driver refused a cached CUBIN. NULL, with the
  * reason in why, keeps the PTX. */
@@ -213,8 +222,8 @@ static void *nv_cubin(const duet__cl_device *d, const char *options, const unsig
   if (!strstr(ptx, ".entry"))
     snprintf(why, wlen, "the driver's binary is not PTX");
   else
-    duet__nv_ptx_to_cubin(ptx, strlen(ptx), (int)d->nv_major, (int)d->nv_minor, &cubin, cubin_size,
-                          why, wlen);
+    duet__nv_ptx_to_cubin(ptx, strlen(ptx), (int)d->nv_major, (int)d->nv_minor,
+                          nv_register_cap_of(options), &cubin, cubin_size, why, wlen);
   free(ptx);
   return cubin;
 }

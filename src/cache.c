@@ -18,8 +18,9 @@
 #include "cache.h"
 #include "duet_internal.h"
 
-/* Raised whenever the file layout or what goes into a key changes: older entries then miss. */
-#define CACHE_FORMAT "duet-cache-1"
+/* Raised whenever the file layout, what goes into a key or what is stored under one changes:
+ * older entries then miss (2: NVIDIA's CUBINs assembled under the build's register cap). */
+#define CACHE_FORMAT "duet-cache-2"
 #define HEADER 32
 static const char magic[8] = "DUETC01\n";
 

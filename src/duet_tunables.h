@@ -251,7 +251,7 @@
   X(GEMM_SPLITK_MAX_MIB,     64,  64,  64) \
   X(GEMM_SPLITK_LAUNCH,       8,   8, 256) \
   X(GEMM_SPLITK_BW,           4,   4,   1) \
-  X(GEMM_SPLITK_REDUCE_PER_CU, 16, 16,  4) \
+  X(GEMM_SPLITK_REDUCE_PER_CU, 16,  4,  4) \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \

@@ -290,8 +290,9 @@ static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
  * most GEMM_SPLITK_REDUCE_PER_CU per unit (the kernel strides over the rest). The slices of an
  * element are shared among min(splits, block_y) lanes only where C has too few elements to give
  * each thread of that grid one (128 x 128 in 256 slices); otherwise one thread sums them all,
- * with every slice's load in flight (1024 x 1024 in 4 slices ran 25% slower shared among 4
- * lanes on the H100: docs/results/h100.md, tenth session). */
+ * with its slices' loads in flight (1024 x 1024 in 4 slices ran 25% slower shared among 4
+ * lanes on the H100: docs/results/h100.md, tenth session; 512^3 in 6 slices 30% faster alone
+ * with 4 blocks a unit than shared among lanes with 16 on the H200, fourteenth session). */
 static void plan_reduction(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   duet__shape r;
