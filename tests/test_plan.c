@@ -546,8 +546,8 @@ static void reduction_lanes(const device *d) {
   } w[] = {
       {"1024^3 in 4 slices: 1M elements, one thread each", 1024, 1024, 1024, 1},
       {"128 x 128 x 65536 in 256 slices: 16384 elements, 8 lanes each", 128, 128, 65536, 8},
-      {"512^3 in 6 slices: 262144 elements, one thread each (more than 4 blocks a unit hold)",
-       512, 512, 512, 1},
+      {"512^3 in 6 slices: 262144 elements, one thread each (more than 4 blocks a unit hold)", 512,
+       512, 512, 1},
   };
   for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
     harness_case c;
