@@ -311,6 +311,21 @@ static unsigned nv_register_cap(const duet_ctx *ctx, unsigned threads, unsigned 
   return cap < 16 ? 16 : cap > 255 ? 0 : cap;
 }
 
+/* Whether the disk cache keeps kernel group g's programs as CUBINs on NVIDIA: only where the
+ * driver's own cache is off (CUDA_CACHE_DISABLE=1; otherwise it keeps the SASS of PTX it has
+ * assembled, and a warm first fast sgemm takes about 6 ms from PTX), and only for the GEMM
+ * groups, whose ptxas takes 0.3-1.2 s a kernel. The transposes from a CUBIN ran 1.2-1.75x slower
+ * than the driver's build of the same PTX on the H200, with or without the build's register
+ * cap, for a reason not yet found (docs/results/h200.md, fourteenth session). */
+static int nv_cubin_wanted(duet__group g) {
+  const char *off = duet__getenv("CUDA_CACHE_DISABLE");
+  const int driver_cache_off = off && strcmp(off, "1") == 0;
+  const int gemm = g == DUET__G_GEMM_FAST || g == DUET__G_GEMM_FAST_SMALL ||
+                   g == DUET__G_GEMM_FAST_TINY || g == DUET__G_GEMM_SKINNY ||
+                   g == DUET__G_GEMM_GEMV;
+  return driver_cache_off && gemm;
+}
+
 /* Kernel d's program: duet_kernel.h (the dialect), common.cl, builtin.h, then its group's file
  * compiled for d alone (-DDUET_KERNEL_ONLY -DDUET_WANT_<name>), with its group's -D options,
  * and on NVIDIA a register cap where its shape asks for blocks to fit (nv_register_cap).
@@ -348,7 +363,8 @@ static int kernel_program(duet_ctx *ctx, const duet__kernel_desc *d, const duet_
   snprintf(what, sizeof what, "%s of kernel group %s", d->name, duet__groups[g].name);
   free(tunables);
   const char *srcs[] = {duet__kernel_header[0].text, common, builtin, text};
-  const int status = duet__cl_program_get(ctx, IMPL(ctx)->shared, 4, srcs, options, what, prog);
+  const int status = duet__cl_program_get(ctx, IMPL(ctx)->shared, 4, srcs, options, what,
+                                          nv_cubin_wanted(g), prog);
   free(options);
   return status;
 }
@@ -752,7 +768,7 @@ static int cl_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
 
 int duet__cl_program(duet_ctx *ctx, const char *text, const char *options, const char *what,
                      cl_program *out) {
-  return duet__cl_program_get(ctx, IMPL(ctx)->shared, 1, &text, options, what, out);
+  return duet__cl_program_get(ctx, IMPL(ctx)->shared, 1, &text, options, what, 0, out);
 }
 
 const duet__backend_ops duet__opencl_backend = {

@@ -195,14 +195,19 @@ static unsigned nv_register_cap_of(const char *options) {
 }
 
 /* What the disk cache keeps of an NVIDIA program's PTX binary: the CUBIN libcuda's JIT makes of
- * it (nvidia_jit.h) under the build's register cap, which the driver loads without ptxas
- * (without that cap, NVIDIA OpenCL's staged transposes from a CUBIN ran 1.2-1.75x slower on the
- * H200: docs/results/h200.md, fourteenth session). Not for a program built with
+ * it (nvidia_jit.h) under the build's register cap, which the driver loads without ptxas. Only
+ * where the caller asks for one (cubin); not for a program built with
  * -cl-kernel-arg-info (the user's): a CUBIN loses that information, and from_cache would build
  * such a program from source again; nor once the driver refused a cached CUBIN. NULL, with the
  * reason in why, keeps the PTX. */
-static void *nv_cubin(const duet__cl_device *d, const char *options, const unsigned char *bin,
-                      size_t size, size_t *cubin_size, char *why, size_t wlen) {
+static void *nv_cubin(const duet__cl_device *d, int cubin_ok, const char *options,
+                      const unsigned char *bin, size_t size, size_t *cubin_size, char *why,
+                      size_t wlen) {
+  if (!cubin_ok) {
+    snprintf(why, wlen,
+             "a CUBIN is not asked for (the driver's cache is on, or not a GEMM kernel)");
+    return NULL;
+  }
   if (__atomic_load_n(&d->cubin_refused, __ATOMIC_RELAXED)) {
     snprintf(why, wlen, "the driver refused a CUBIN");
     return NULL;
@@ -231,8 +236,9 @@ static void *nv_cubin(const duet__cl_device *d, const char *options, const unsig
 /* The program's binary for the disk cache, taken after its kernels were made: some drivers
  * (ARM's) compile at clCreateKernel. Stores nothing when any step fails; says in note what it
  * stored (NVIDIA: a CUBIN, or the PTX and why). */
-static void store_binary(const duet__cl_device *d, cl_program prog, const char *options,
-                         const char *const *parts, unsigned nparts, char *note, size_t nlen) {
+static void store_binary(const duet__cl_device *d, cl_program prog, int cubin_ok,
+                         const char *options, const char *const *parts, unsigned nparts, char *note,
+                         size_t nlen) {
   note[0] = '\0';
   cl_uint nk = 0;
   if (duet__cl.clCreateKernelsInProgram(prog, 0, NULL, &nk) != CL_SUCCESS) return;
@@ -252,8 +258,9 @@ static void store_binary(const duet__cl_device *d, cl_program prog, const char *
       duet__cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
     char why[512] = "";
     size_t cubin_size = 0;
-    void *cubin =
-        d->nv_major ? nv_cubin(d, options, bin, size, &cubin_size, why, sizeof why) : NULL;
+    void *cubin = d->nv_major
+                      ? nv_cubin(d, cubin_ok, options, bin, size, &cubin_size, why, sizeof why)
+                      : NULL;
     if (cubin) {
       duet__cache_store(parts, nparts, cubin, cubin_size);
       snprintf(note, nlen, ", as a CUBIN");
@@ -364,7 +371,7 @@ static entry *entry_of(duet__cl_device *d, const char *key, size_t klen) {
 }
 
 int duet__cl_program_get(duet_ctx *ctx, duet__cl_device *d, unsigned nsrc, const char *const *srcs,
-                         const char *options, const char *what, cl_program *out) {
+                         const char *options, const char *what, int cubin, cl_program *out) {
   const int werror = duet__cl_werror();
   *out = NULL;
   if (nsrc > MAX_SOURCES)
@@ -402,7 +409,7 @@ int duet__cl_program_get(duet_ctx *ctx, duet__cl_device *d, unsigned nsrc, const
     } else if (!(status = from_source(ctx, d, nsrc, srcs, full_options, werror, what, &prog))) {
       const double t1 = now();
       char stored[600] = "";
-      if (disk) store_binary(d, prog, full_options, parts, 3 + nsrc, stored, sizeof stored);
+      if (disk) store_binary(d, prog, cubin, full_options, parts, 3 + nsrc, stored, sizeof stored);
       duet__note("opencl: %s: built from source in %.3f s (%.3f s more to cache it%s)", what,
                  t1 - t0, now() - t1, stored);
     }

@@ -26,9 +26,10 @@ cl_context duet__cl_device_context(const duet__cl_device *dev);
  * disk cache, or built now; a new reference in *out that the caller releases. DUET_OPENCL_WERROR=1
  * adds -Werror and fails a build whose log warns. A failed build is DUET_EBUILD on ctx with the
  * log, `what` naming the program ("duet_sgemm_fast_nn of kernel group gemm_fast", "program"), and
- * is tried again on the next call. */
+ * is tried again on the next call. On NVIDIA, `cubin` lets the disk cache keep the program as a
+ * CUBIN (nvidia_jit.h) rather than the driver's PTX. */
 int duet__cl_program_get(duet_ctx *ctx, duet__cl_device *dev, unsigned nsrc,
-                         const char *const *srcs, const char *options, const char *what,
+                         const char *const *srcs, const char *options, const char *what, int cubin,
                          cl_program *out);
 
 #endif
