@@ -168,8 +168,8 @@ if has gaps; then
   gap stencil-r16-pcu16 "" STENCIL_R16_PER_CU=16 $S --backend all
   gap stencil-r16-pcu64 "" STENCIL_R16_PER_CU=64 $S --backend all
   gap stencil-r16-v16 "" STENCIL_R16_VEC=16 $S --backend all
-  # The registers of register16 on each spec: NVIDIA OpenCL's build from an empty cache (a CUBIN
-  # since the thirteenth session; PTX where the JIT was not available), and nvcc's.
+  # The registers of register16 on each spec: NVIDIA OpenCL's build from an empty cache (its PTX:
+  # the cache keeps CUBINs only for the GEMM kernels with CUDA_CACHE_DISABLE=1), and nvcc's.
   arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   for spec in STENCIL_R16_VEC=8 STENCIL_R16_VEC=16 STENCIL_R16_BLOCK=256; do
     d=/tmp/gaps-ptx && rm -rf $d && mkdir -p $d/cache $d/bin
