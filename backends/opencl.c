@@ -313,7 +313,7 @@ static unsigned nv_register_cap(const duet_ctx *ctx, unsigned threads, unsigned 
 
 /* Whether the disk cache keeps kernel group g's programs as CUBINs on NVIDIA: only where the
  * driver's own cache is off (CUDA_CACHE_DISABLE=1; otherwise it keeps the SASS of PTX it has
- * assembled, and a warm first fast sgemm takes about 6 ms from PTX), and only for the GEMM
+ * assembled: a warm first fast sgemm took about 6 ms from PTX on an H100), and only for the GEMM
  * groups, whose ptxas takes 0.3-1.2 s a kernel. The transposes from a CUBIN ran 1.2-1.75x slower
  * than the driver's build of the same PTX on the H200, with or without the build's register
  * cap, for a reason not yet found (docs/results/h200.md, fourteenth session). */
