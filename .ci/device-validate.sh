@@ -196,6 +196,8 @@ if has gaps; then
   DUET_BENCH_OVERLAP_CHUNKS=32 gap overlap-chunks32 "" "" $O --backend all
   DUET_BENCH_OVERLAP_CHUNKS=64 gap overlap-chunks64 "" "" $O --backend all
   DUET_OPENCL_PROFILING=0 gap overlap-noprofiling "" "" $O --backend opencl
+  DUET_BENCH_OVERLAP_QUEUES=4 gap overlap-queues4 "" "" $O --backend all
+  DUET_BENCH_OVERLAP_QUEUES=6 DUET_BENCH_OVERLAP_CHUNKS=24 gap overlap-queues6 "" "" $O --backend all
   for f in "$logs"/gaps-overlap-*.txt; do
     echo "--- $(basename "$f" .txt)"
     grep -E 'of the bound|chunks of|copies in and out at once|alone' "$f" | cut -c1-150

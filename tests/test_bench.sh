@@ -339,6 +339,23 @@ count_is "overlap: three timelines" 3 "$(grep -c '^ *timeline of one run of ' "$
 count_is "overlap: every timeline row (2 + 3 + 3) has a time for each of the 16 chunks" 8 \
   "$(grep -Ec '^ +(in|kernel|out)( +-?[0-9]+\.[0-9]{2}){16}$' "$tmp/overlap.out")"
 count_is "overlap: no timeline failed" 0 "$(grep -c 'cannot time it' "$tmp/overlap.out")"
+# chunks dealt to 5 queues: every whole way still verified; 2 queues is refused
+DUET_BENCH_OVERLAP_QUEUES=5
+export DUET_BENCH_OVERLAP_QUEUES
+# shellcheck disable=SC2086
+run overlap_q5 overlap $sel -n 64 --reps 1 --warmup 0
+[ "$rc" -eq 0 ] || show overlap_q5
+count_is "overlap on 5 queues: exit status 0" 0 "$rc"
+count_is "overlap on 5 queues: said" 1 "$(grep -c ' floats (.*), 5 queues$' "$tmp/overlap_q5.out")"
+count_is "overlap on 5 queues: the four whole ways are verified" 4 \
+  "$(grep -Ec ' [0-9.]+ .* yes ' "$tmp/overlap_q5.out")"
+DUET_BENCH_OVERLAP_QUEUES=2
+# shellcheck disable=SC2086
+run overlap_q2 overlap $sel -n 64 --reps 1 --warmup 0
+unset DUET_BENCH_OVERLAP_QUEUES
+count_is "overlap with DUET_BENCH_OVERLAP_QUEUES=2: exit status 1" 1 "$rc"
+count_is "overlap with DUET_BENCH_OVERLAP_QUEUES=2: says the range" 1 \
+  "$(grep -c "DUET_BENCH_OVERLAP_QUEUES='2': give 3 to 8" "$tmp/overlap_q2.out")"
 DUET_BENCH_TEST_WRONG_SIZE=1
 export DUET_BENCH_TEST_WRONG_SIZE
 # shellcheck disable=SC2086

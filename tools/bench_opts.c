@@ -77,6 +77,8 @@ static void usage(FILE *f) {
       "                    stage; each stage alone, copies in and out at once, and the\n"
       "                    bounds overlap approaches; median of --reps runs (default %d),\n"
       "                    then a timeline of each chunk's stages from device events\n"
+      "                    ($DUET_BENCH_OVERLAP_CHUNKS: 1-64 chunks; $DUET_BENCH_OVERLAP_QUEUES:\n"
+      "                    3-8 queues for the dealt layout)\n"
       "  plan              what duet_sgemm would run for one shape (-m -n -k, --ta, --tb;\n"
       "                    default 1024^3) on each device, per --variant (gemm names or\n"
       "                    all; default auto), as duet_sgemm_plan describes it: the variant\n"

@@ -51,14 +51,18 @@ static const char *const way_names[N_WAYS] = {"copies in alone (pinned)",
 
 enum { ST_IN, ST_KERNEL, ST_OUT, N_STAGES };
 /* $DUET_BENCH_OVERLAP_CHUNKS cuts the data into another count of chunks, up to MAX_CHUNKS: fewer
- * rows each, the same total (more chunks shorten the pipeline's fill and drain). */
+ * rows each, the same total (more chunks shorten the pipeline's fill and drain).
+ * $DUET_BENCH_OVERLAP_QUEUES deals the chunks to another count of queues, 3 (a queue per stage's
+ * count) to MAX_QUEUES: more chunks in flight at once in the dealt layout. */
 #define MAX_CHUNKS 64
+#define MAX_QUEUES 8
 
 typedef struct {
   const bench_opts *o;
   bench_dev *dev;
-  duet_ctx *q[BENCH_OVERLAP_QUEUES]; /* q[0] is the device's context, the rest its family */
-  size_t rows, cols, chunk;          /* a chunk is rows x cols floats */
+  duet_ctx *q[MAX_QUEUES]; /* q[0] is the device's context, the rest its family */
+  int queues;
+  size_t rows, cols, chunk; /* a chunk is rows x cols floats */
   float *pin_in, *pin_out, *page_in, *page_out;
   int chunks;
   duet_buf *in[MAX_CHUNKS], *out[MAX_CHUNKS];
@@ -78,7 +82,7 @@ static int failed(overlap *v, int st, const char *call, duet_ctx *ctx) {
 static duet_ctx *queue_of(const overlap *v, int way, int s, int c) {
   switch (way) {
     case WAY_DUPLEX: return v->q[s == ST_OUT];
-    case WAY_DEALT: return v->q[c % BENCH_OVERLAP_QUEUES];
+    case WAY_DEALT: return v->q[c % v->queues];
     case WAY_STAGES: return v->q[s];
     default: return v->q[0];
   }
@@ -126,7 +130,7 @@ static int stage(overlap *v, int way, int s, int c, int timeline) {
 }
 
 static int finish_all(overlap *v) {
-  for (int i = 0; i < BENCH_OVERLAP_QUEUES; i++) {
+  for (int i = 0; i < v->queues; i++) {
     int st = duet_finish(v->q[i]);
     if (st) return failed(v, st, "duet_finish", v->q[i]);
   }
@@ -143,7 +147,7 @@ static int run_way(overlap *v, int way, double *ms, int timeline) {
     if (!v->start && (st = duet_event_create(v->q[0], &v->start)))
       return failed(v, st, "duet_event_create", v->q[0]);
     if ((st = duet_event_record(v->start))) return failed(v, st, "duet_event_record", v->q[0]);
-    for (int i = 1; i < BENCH_OVERLAP_QUEUES; i++)
+    for (int i = 1; i < v->queues; i++)
       if ((st = duet_event_wait(v->q[i], v->start)))
         return failed(v, st, "duet_event_wait", v->q[i]);
   }
@@ -173,7 +177,7 @@ static int setup(overlap *v) {
   const size_t total = v->chunk * (size_t)v->chunks, bytes = total * sizeof(float);
   int st = DUET_OK;
   v->q[0] = ctx;
-  for (int i = 1; i < BENCH_OVERLAP_QUEUES && !st; i++)
+  for (int i = 1; i < v->queues && !st; i++)
     if ((st = duet_ctx_create_shared(&v->q[i], ctx)))
       return failed(v, st, "duet_ctx_create_shared", NULL);
   if ((st = duet_host_alloc(ctx, bytes, (void **)&v->pin_in)) ||
@@ -185,8 +189,7 @@ static int setup(overlap *v) {
   for (size_t i = 0; i < total; i++)
     v->pin_in[i] = v->page_in[i] = (float)(bench_splitmix(&seed) >> 40) * 0x1p-24f;
   for (int c = 0; c < v->chunks; c++)
-    if ((st = duet_buf_create(v->q[c % BENCH_OVERLAP_QUEUES], v->chunk * sizeof(float),
-                              &v->in[c])) ||
+    if ((st = duet_buf_create(v->q[c % v->queues], v->chunk * sizeof(float), &v->in[c])) ||
         (st = duet_buf_create(ctx, v->chunk * sizeof(float), &v->out[c])))
       return failed(v, st, "duet_buf_create", ctx);
   return DUET_OK;
@@ -205,7 +208,7 @@ static void teardown(overlap *v) {
   duet_host_free(v->dev->ctx, v->pin_out);
   free(v->page_in);
   free(v->page_out);
-  for (int i = 1; i < BENCH_OVERLAP_QUEUES; i++) duet_ctx_destroy(v->q[i]);
+  for (int i = 1; i < v->queues; i++) duet_ctx_destroy(v->q[i]);
 }
 
 static double max2(double a, double b) { return a > b ? a : b; }
@@ -263,26 +266,34 @@ static void timeline(overlap *v, int way) {
     printf("%-9s   (host clock of that run: %.3f ms)\n", "", ms);
 }
 
+/* A count from the environment, or its default; false (after saying why) if it is out of range. */
+static int env_count(const char *name, int dflt, int lo, int hi, int *value) {
+  const char *env = getenv(name);
+  char *end = NULL;
+  const long x = env ? strtol(env, &end, 10) : dflt;
+  if (env && (!*env || *end || x < lo || x > hi)) {
+    printf("%-9s %s='%s': give %d to %d\n", "", name, env, lo, hi);
+    return 0;
+  }
+  *value = (int)x;
+  return 1;
+}
+
 /* Each way verified once, warmed up, then timed: the median of --reps runs. */
 static int run_device(const bench_opts *o, bench_dev *dev, size_t n) {
   overlap v;
   memset(&v, 0, sizeof v);
   v.o = o;
   v.dev = dev;
-  const char *env = getenv("DUET_BENCH_OVERLAP_CHUNKS");
-  char *end = NULL;
-  const long chunks = env ? strtol(env, &end, 10) : BENCH_OVERLAP_CHUNKS;
-  if (env && (!*env || *end || chunks < 1 || chunks > MAX_CHUNKS)) {
-    printf("%-9s DUET_BENCH_OVERLAP_CHUNKS='%s': give 1 to %d\n", "", env, MAX_CHUNKS);
+  if (!env_count("DUET_BENCH_OVERLAP_CHUNKS", BENCH_OVERLAP_CHUNKS, 1, MAX_CHUNKS, &v.chunks) ||
+      !env_count("DUET_BENCH_OVERLAP_QUEUES", BENCH_OVERLAP_QUEUES, 3, MAX_QUEUES, &v.queues))
     return 1;
-  }
-  v.chunks = (int)chunks;
   v.rows = n / (size_t)v.chunks ? n / (size_t)v.chunks : 1;
   v.cols = n;
   v.chunk = v.rows * v.cols;
   printf("%s:%d  %s: %d chunks of %zu x %zu floats (%.1f MiB in, as much out), %d queues\n",
          duet_backend_name(dev->backend), dev->device, dev->info.name, v.chunks, v.rows, v.cols,
-         (double)(v.chunk * (size_t)v.chunks) * 4 / (1 << 20), BENCH_OVERLAP_QUEUES);
+         (double)(v.chunk * (size_t)v.chunks) * 4 / (1 << 20), v.queues);
   int bad = 0;
   double med[N_WAYS] = {0};
   if (setup(&v)) {
