@@ -707,20 +707,20 @@ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits, int lanes,
   const idx_t across = (n + GEMM_SPLITK_REDUCE_TILE - 1) / GEMM_SPLITK_REDUCE_TILE;
   const idx_t steps = (m + rows - 1) / rows * across;
   c += c_off;
-  if (lz == 1) { /* uniform across the grid: no partial sums to share, so no barriers */
-    /* step q * across + p of the walk, advanced by the grid without a division per step */
-    const idx_t grid = (idx_t)DUET_GRID_DIM(0), grid_rows = grid / across,
-                grid_cols = grid % across;
-    idx_t q = (idx_t)DUET_BLOCK_IDX(0) / across, p = (idx_t)DUET_BLOCK_IDX(0) % across;
-    for (; q * across + p < steps; q += grid_rows, p += grid_cols) {
-      if (p >= across) {
-        p -= across;
-        q++;
-      }
-      const idx_t i = q * rows + r, j = p * GEMM_SPLITK_REDUCE_TILE + x;
-      if (i < m && j < n) {
-        DUET_GLOBAL const float *w = work + i * n + j;
-        float s = 0.0f;
+  /* step q * across + p of the walk, advanced by the grid without a division per step */
+  const idx_t grid = (idx_t)DUET_GRID_DIM(0), grid_rows = grid / across, grid_cols = grid % across;
+  idx_t q = (idx_t)DUET_BLOCK_IDX(0) / across, p = (idx_t)DUET_BLOCK_IDX(0) % across;
+  for (; q * across + p < steps; q += grid_rows, p += grid_cols) {
+    if (p >= across) {
+      p -= across;
+      q++;
+    }
+    const idx_t i = q * rows + r, j = p * GEMM_SPLITK_REDUCE_TILE + x;
+    const bool mine = r < rows && i < m && j < n;
+    DUET_GLOBAL const float *w = mine ? work + i * n + j : work;
+    float s = 0.0f;
+    if (lz == 1) { /* uniform across the grid: no partial sums to share, so no barriers */
+      if (mine) {
         int z = 0;
         /* four slices' loads in flight at once, added in slice order all the same */
         for (; z + 4 <= splits; z += 4) {
@@ -734,17 +734,10 @@ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits, int lanes,
         for (; z < splits; z++) s += w[z * slab];
         store_c(c, i * ldc + j, alpha, s, beta);
       }
+      continue;
     }
-    return;
-  }
-  for (idx_t st = (idx_t)DUET_BLOCK_IDX(0); st < steps; st += (idx_t)DUET_GRID_DIM(0)) {
-    const idx_t i = st / across * rows + r, j = st % across * GEMM_SPLITK_REDUCE_TILE + x;
-    const bool mine = r < rows && i < m && j < n;
-    float s = 0.0f;
-    if (mine) {
-      DUET_GLOBAL const float *w = work + i * n + j;
+    if (mine)
       for (int z = lane; z < splits; z += lz) s += w[z * slab];
-    }
     part[y][x] = s;
     LOCAL_BARRIER();
     if (mine && lane == 0) {
