@@ -58,16 +58,19 @@
 #define FAST_GA (GEMM_FAST_BM * GEMM_FAST_BK / 4 / FAST_NT) /* float4 groups per thread */
 #define FAST_GB (GEMM_FAST_BN * GEMM_FAST_BK / 4 / FAST_NT)
 /* Resident blocks per SM to ask of CUDA's compiler (__launch_bounds__):
- *   up to 64 accumulators and one float4 of A and of B per thread and k tile: 512 threads per
- *     SM, a cap of 128 registers (128x128x8, 256 threads: 2 blocks);
+ *   up to 64 accumulators and one float4 of A and of B per thread and k tile, or up to 32
+ *     accumulators and more of them (the tall and wide tiles' 4 + 1 float4s): 512 threads per
+ *     SM, a cap of 128 registers (128x128x8, 256 threads: 2 blocks; without it nvcc gave the
+ *     tall and wide tiles 165 registers, 3 blocks of 128 threads);
  *   up to 64 accumulators but more prefetch registers: a cap of about 168 registers;
  *   more accumulators (16 x 8): 256 threads per SM, up to 255 registers (nvidia-sm80's big tile
  *     fits them without spills: docs/results/tuning-notes.md). */
 #define FAST_MAX1(x) ((x) > 1 ? (x) : 1)
-#define FAST_MIN_BLOCKS                                              \
-  (GEMM_FAST_TM * GEMM_FAST_TN > 64 ? FAST_MAX1(256 / FAST_NT)       \
-   : (GEMM_FAST_BM + GEMM_FAST_BN) * GEMM_FAST_BK / 4 <= 2 * FAST_NT \
-       ? 512 / FAST_NT                                               \
+#define FAST_MIN_BLOCKS                                                    \
+  (GEMM_FAST_TM * GEMM_FAST_TN > 64 ? FAST_MAX1(256 / FAST_NT)             \
+   : GEMM_FAST_TM * GEMM_FAST_TN <= 32 ||                                  \
+           (GEMM_FAST_BM + GEMM_FAST_BN) * GEMM_FAST_BK / 4 <= 2 * FAST_NT \
+       ? 512 / FAST_NT                                                     \
        : FAST_MAX1(65536 / 168 / FAST_NT))
 STATIC_CHECK((FAST_LM * FAST_LN) == 32, fast_warp_lanes_tile_the_warp_tile);
 STATIC_CHECK(GEMM_FAST_TM % 4 == 0 && GEMM_FAST_TN % 4 == 0 && GEMM_FAST_BK % 4 == 0,

@@ -2,9 +2,9 @@
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
  * says how), and the registry's rows for them, for three groups: gemm_fast (fast at the GEMM_FAST_
- * tile, the stream-K kernels, the reduction), gemm_fast_small and gemm_fast_tiny (fast at the
- * GEMM_FAST_SMALL_ and GEMM_FAST_TINY_ tiles), as the OpenCL programs serve them through renamed
- * -D options. */
+ * tile, the stream-K kernels, the reduction), gemm_fast_small, _tiny, _tall and _wide (fast at the
+ * GEMM_FAST_SMALL_, _TINY_, _TALL_ and _WIDE_ tiles), as the OpenCL programs serve them through
+ * renamed -D options. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -12,7 +12,7 @@
 #include "builtin.h"
 
 /* The tunables the source reads, as the compile-time constants of set DUET_SET, the fast ones
- * from the tile FAST_PREFIX names (GEMM_FAST_ or GEMM_FAST_SMALL_). */
+ * from the tile FAST_PREFIX names (GEMM_FAST_, GEMM_FAST_SMALL_, ...). */
 #define FAST_CAT2(a, b) a##b
 #define FAST_CAT(a, b) FAST_CAT2(a, b)
 #define FAST_TUN(x) TUN_CONST(DUET_SET, FAST_CAT(FAST_PREFIX, x))
@@ -28,10 +28,10 @@
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
 /* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
- * set<S>_small and set<S>_tiny, fast alone at the small and the tiny tile (as the gemm_fast_small
- * and gemm_fast_tiny groups' OpenCL programs build it). fast is its _nn kernel alone at each tile:
- * on CUDA it holds the four transpose bodies and serves the four names (FAST_KERNEL in
- * gemm_fast.cl, the registry below). */
+ * set<S>_small, _tiny, _tall and _wide, fast alone at each of the other tiles (as the
+ * gemm_fast_small ... gemm_fast_wide groups' OpenCL programs build it). fast is its _nn kernel
+ * alone at each tile: on CUDA it holds the four transpose bodies and serves the four names
+ * (FAST_KERNEL in gemm_fast.cl, the registry below). */
 static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and tile");
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define DUET_KERNEL_ONLY
@@ -75,6 +75,26 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #include "per_set.inc"
 #define DUET_SET 2
 #include "per_set.inc"
+#undef PER_SET_SUFFIX
+#undef FAST_PREFIX
+#define FAST_PREFIX GEMM_FAST_TALL_
+#define PER_SET_SUFFIX _tall
+#define DUET_SET 0
+#include "per_set.inc"
+#define DUET_SET 1
+#include "per_set.inc"
+#define DUET_SET 2
+#include "per_set.inc"
+#undef PER_SET_SUFFIX
+#undef FAST_PREFIX
+#define FAST_PREFIX GEMM_FAST_WIDE_
+#define PER_SET_SUFFIX _wide
+#define DUET_SET 0
+#include "per_set.inc"
+#define DUET_SET 1
+#include "per_set.inc"
+#define DUET_SET 2
+#include "per_set.inc"
 #undef DUET_WANT_duet_sgemm_fast_nn
 #undef DUET_KERNEL_ONLY
 #undef PER_SET_SUFFIX
@@ -109,10 +129,16 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
       0},
 #define SMALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
 #define TINY_ROWS(S, ...) FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)
+#define TALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_tall, GEMM_FAST_TALL_, duet_sgemm_fast)
+#define WIDE_ROWS(S, ...) FOUR_NAMES(S, set##S##_wide, GEMM_FAST_WIDE_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_SMALL)[] = {
     DUET__FOR_EACH_SET(SMALL_ROWS, ) DUET_CU_END};
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_TINY)[] = {DUET__FOR_EACH_SET(TINY_ROWS, )
+                                                                         DUET_CU_END};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_TALL)[] = {DUET__FOR_EACH_SET(TALL_ROWS, )
+                                                                         DUET_CU_END};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_WIDE)[] = {DUET__FOR_EACH_SET(WIDE_ROWS, )
                                                                          DUET_CU_END};

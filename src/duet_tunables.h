@@ -46,6 +46,13 @@
  *                         (a cold build compiles a quarter)
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
+ * GEMM_FAST_TALL_*, GEMM_FAST_WIDE_*  the same kernel at a tall and a wide tile, for a C whose
+ *                         columns (tall) or rows (wide) fit one tile across: 65536 x 32 on the
+ *                         tiny tile's 64 x 64 computes twice its outputs
+ * GEMM_FAST_THIN          1: the cost model also weighs the tall tile for a piece at most
+ *                         GEMM_FAST_TALL_BN columns wide and the wide tile for one at most
+ *                         GEMM_FAST_WIDE_BM rows high (each at the tiny tile's blocks a unit and
+ *                         rate); 0: never
  * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
  *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K, and
  *                         GEMM_FAST_BIG_FILL_PCT holds),
@@ -233,6 +240,27 @@
   X(GEMM_FAST_TINY_TN,        8,   8,   4) \
   X(GEMM_FAST_TINY_BAND,     16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_TINY_) \
+  X(GEMM_FAST_TALL_BM,      128, 128,  64) \
+  X(GEMM_FAST_TALL_BN,       32,  32,  16) \
+  X(GEMM_FAST_TALL_BK,       16,  16,  16) \
+  X(GEMM_FAST_TALL_WM,       32,  32,  32) \
+  X(GEMM_FAST_TALL_WN,       32,  32,  16) \
+  X(GEMM_FAST_TALL_TM,        4,   4,   4) \
+  X(GEMM_FAST_TALL_TN,        8,   8,   4) \
+  X(GEMM_FAST_TALL_BAND,     16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_TALL_) \
+  X(GEMM_FAST_WIDE_BM,       32,  32,  16) \
+  X(GEMM_FAST_WIDE_BN,      128, 128,  64) \
+  X(GEMM_FAST_WIDE_BK,       16,  16,  16) \
+  X(GEMM_FAST_WIDE_WM,       32,  32,  16) \
+  X(GEMM_FAST_WIDE_WN,       32,  32,  32) \
+  X(GEMM_FAST_WIDE_TM,        4,   4,   4) \
+  X(GEMM_FAST_WIDE_TN,        8,   8,   4) \
+  X(GEMM_FAST_WIDE_BAND,     16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_WIDE_) \
+  X(GEMM_FAST_THIN,           1,   1,   1) \
+  DUET__RULE(GEMM_FAST_THIN, T(GEMM_FAST_THIN) <= 1,                                               \
+             "GEMM_FAST_THIN is 0 (never) or 1 (the tall and wide tiles where they fit)")          \
   X(GEMM_FAST_BIG_PCT,       75,  30,  75) \
   X(GEMM_FAST_BIG_FILL_PCT,  50,  60,   0) \
   X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \

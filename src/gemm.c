@@ -187,10 +187,8 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   const int split = q->splits > 1;
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
-  duet__shape tile; /* the small or tiny tile's for those kernels, else the big tile's */
-  const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, f->ta, f->tb);
-  const duet__kernel tiny = duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, f->ta, f->tb);
-  const int own = q->kernel == small || q->kernel == tiny;
+  duet__shape tile; /* a plain fast kernel's own tile, else (stream-K, skinny) the big tile's */
+  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_WIDE_TT;
   duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;

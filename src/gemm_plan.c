@@ -134,10 +134,11 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
 /* How fast covers a piece: the tiny tile in one slice where k is at most
  * GEMM_FAST_SHALLOW_TINY_K; the big tile where it gives enough tiles to fill the compute units,
  * the piece fills enough of them (GEMM_FAST_BIG_FILL_PCT) and k is deeper than
- * GEMM_FAST_SHALLOW_K, else the small or the tiny tile, in one launch or
- * split along k, whichever piece_cost finds fastest. The slice counts tried: 1, the most that give
- * the busiest unit b blocks for b up to four rounds of resident blocks, and the most allowed (at
- * n = 1024 on 132 units: 64 small tiles in 4 slices; 128 x 128 x 65536: 4 tiny tiles in 132). */
+ * GEMM_FAST_SHALLOW_K, else the small, the tiny, the tall or the wide tile (GEMM_FAST_THIN), in
+ * one launch or split along k, whichever piece_cost finds fastest. The slice counts tried: 1, the
+ * most that give the busiest unit b blocks for b up to four rounds of resident blocks, and the most
+ * allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices; 128 x 128 x 65536: 4 tiny tiles in
+ * 132). */
 static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   const size_t u = units(x->caps), k = x->s->k;
@@ -153,20 +154,37 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, ta, tb);
     return;
   }
-  const tile_kind kinds[2] = {
-      {duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb), fast_tile(tun, 1),
-       T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100},
-      {tiny,
-       {T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN)},
-       T(GEMM_FAST_TINY_BK),
-       T(GEMM_FAST_TINY_PER_CU),
-       T(GEMM_FAST_TINY_PCT)}};
+  /* the tall and wide tiles (at the tiny tile's residency and rate) where the piece's thin side
+   * fits one of them across, weighed first so that they win a tie: the model's time is the same
+   * where the square tiles' extra outputs hide in idle units, and theirs are loads saved */
+  const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb);
+  tile_kind kinds[4];
+  int nkinds = 0;
+  if (T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN))
+    kinds[nkinds++] = (tile_kind){duet__kernel_for_trans(DUET__K_SGEMM_FAST_TALL_NN, ta, tb),
+                                  {T(GEMM_FAST_TALL_BM), T(GEMM_FAST_TALL_BN)},
+                                  T(GEMM_FAST_TALL_BK),
+                                  T(GEMM_FAST_TINY_PER_CU),
+                                  T(GEMM_FAST_TINY_PCT)};
+  if (T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM))
+    kinds[nkinds++] = (tile_kind){duet__kernel_for_trans(DUET__K_SGEMM_FAST_WIDE_NN, ta, tb),
+                                  {T(GEMM_FAST_WIDE_BM), T(GEMM_FAST_WIDE_BN)},
+                                  T(GEMM_FAST_WIDE_BK),
+                                  T(GEMM_FAST_TINY_PER_CU),
+                                  T(GEMM_FAST_TINY_PCT)};
+  kinds[nkinds++] =
+      (tile_kind){small, fast_tile(tun, 1), T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100};
+  kinds[nkinds++] = (tile_kind){tiny,
+                                {T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN)},
+                                T(GEMM_FAST_TINY_BK),
+                                T(GEMM_FAST_TINY_PER_CU),
+                                T(GEMM_FAST_TINY_PCT)};
   const size_t smax = max_slices(x, q);
   double best = -1.0;
-  q->kernel = kinds[0].kernel;
-  for (int i = 0; i < 2; i++) {
+  q->kernel = small; /* the plan's fallback: every other tile is weighed where it fits */
+  for (int i = 0; i < nkinds; i++) {
     const tile_kind *f = &kinds[i];
-    if (i && !duet__gemm_kernel_fits(x->caps, tun, f->kernel)) continue;
+    if (f->kernel != small && !duet__gemm_kernel_fits(x->caps, tun, f->kernel)) continue;
     const size_t tiles = tiles_over(f->t, q->rows, q->cols);
     for (size_t b = 0; b <= 4 * f->per_cu + 1; b++) {
       /* b = 0: one slice; then the most slices with b blocks on the busiest unit; last the most

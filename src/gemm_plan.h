@@ -27,6 +27,7 @@ typedef struct {
   unsigned kernel_threads[DUET__K_COUNT]; /* 0: not known, the device's limit applies */
   uint64_t unusable;                      /* bit k: kernel k failed to load */
 } duet__gemm_caps;
+_Static_assert(DUET__K_COUNT <= 64, "duet__gemm_caps.unusable keeps a bit per kernel in 64");
 
 /* One call, as duet_sgemm takes it (leading dimensions of A and B decide packing; alpha and
  * beta only whether anything is multiplied). */

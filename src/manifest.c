@@ -88,7 +88,8 @@ static void shape_sgemm_register(const int *t, duet__shape *s) {
 }
 /* fast: a 1D block of one warp per WM x WN piece of the BM x BN tile; two BK-deep buffers with
  * rows padded by 4 floats, and 16 bytes for OpenCL to align its __local pointer. The small
- * and tiny variants are the same kernel at the GEMM_FAST_SMALL_ and GEMM_FAST_TINY_ values. */
+ * tiny, tall and wide variants are the same kernel at the GEMM_FAST_SMALL_, _TINY_, _TALL_ and
+ * _WIDE_ values. */
 static void shape_fast(unsigned bm, unsigned bn, unsigned bk, unsigned wm, unsigned wn,
                        duet__shape *s) {
   *s = (duet__shape){.tile_x = bn,
@@ -108,6 +109,14 @@ static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
 static void shape_sgemm_fast_tiny(const int *t, duet__shape *s) {
   shape_fast(T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), T(GEMM_FAST_TINY_WM),
              T(GEMM_FAST_TINY_WN), s);
+}
+static void shape_sgemm_fast_tall(const int *t, duet__shape *s) {
+  shape_fast(T(GEMM_FAST_TALL_BM), T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), T(GEMM_FAST_TALL_WM),
+             T(GEMM_FAST_TALL_WN), s);
+}
+static void shape_sgemm_fast_wide(const int *t, duet__shape *s) {
+  shape_fast(T(GEMM_FAST_WIDE_BM), T(GEMM_FAST_WIDE_BN), T(GEMM_FAST_WIDE_BK), T(GEMM_FAST_WIDE_WM),
+             T(GEMM_FAST_WIDE_WN), s);
 }
 /* skinny: DUET__SKINNY_LX x DUET__SKINNY_KG threads over DUET__SKINNY_TILE outputs along the
  * strip (DUET__SKINNY_PER_THREAD per thread, for each of up to GEMM_SKINNY_S thin rows), the k
@@ -234,14 +243,18 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                 SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled),
     [DUET__K_SGEMM_REGISTER] =
         ROW("duet_sgemm_register", GEMM, GEMM_SIG "s", REG_TUNABLES, shape_sgemm_register),
-    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c); at the big, the small
-     * and the tiny tile */
+    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c); at the big, the small,
+     * the tiny, the tall and the wide tile */
     FOUR_ROWS(SGEMM_FAST, "duet_sgemm_fast", GEMM_FAST, FAST_SIG, FAST_TUNABLES(GEMM_FAST_),
               shape_sgemm_fast),
     FOUR_ROWS(SGEMM_FAST_SMALL, "duet_sgemm_fast", GEMM_FAST_SMALL, FAST_SIG,
               FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
     FOUR_ROWS(SGEMM_FAST_TINY, "duet_sgemm_fast", GEMM_FAST_TINY, FAST_SIG,
               FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),
+    FOUR_ROWS(SGEMM_FAST_TALL, "duet_sgemm_fast", GEMM_FAST_TALL, FAST_SIG,
+              FAST_TUNABLES(GEMM_FAST_TALL_), shape_sgemm_fast_tall),
+    FOUR_ROWS(SGEMM_FAST_WIDE, "duet_sgemm_fast", GEMM_FAST_WIDE, FAST_SIG,
+              FAST_TUNABLES(GEMM_FAST_WIDE_), shape_sgemm_fast_wide),
     /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
     FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
               FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),

@@ -23,6 +23,8 @@
   X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                         \
   X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_") \
   X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_")    \
+  X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_")    \
+  X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_")    \
   X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                   \
   X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                         \
   X(VECTOR, "vector", "vector", 0, 0)                                                  \
@@ -66,6 +68,14 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_TINY_NT)     \
   X(SGEMM_FAST_TINY_TN)     \
   X(SGEMM_FAST_TINY_TT)     \
+  X(SGEMM_FAST_TALL_NN)     \
+  X(SGEMM_FAST_TALL_NT)     \
+  X(SGEMM_FAST_TALL_TN)     \
+  X(SGEMM_FAST_TALL_TT)     \
+  X(SGEMM_FAST_WIDE_NN)     \
+  X(SGEMM_FAST_WIDE_NT)     \
+  X(SGEMM_FAST_WIDE_TN)     \
+  X(SGEMM_FAST_WIDE_TT)     \
   X(SGEMM_FAST_SK_NN)       \
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \

@@ -141,6 +141,24 @@ static void run_one_lane(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* The tall and wide tiles (GEMM_FAST_THIN) as a 132-unit GPU plans them, on the device's own
+ * tiles: C a tile across or less, its long side crossing the tiles' edges, in one launch (k = 48)
+ * or in k slices (5 to 257), at every transpose, ld, alpha and beta. */
+static const mnk thin[] = {{61, 13, 4097}, {13, 61, 4097}, {700, 9, 300},
+                           {9, 700, 300},  {4001, 11, 48}, {11, 4001, 48}};
+static void run_thin(const harness_dev *dev, void *user) {
+  harness_dev d;
+  if (!tuned_ctx(dev, user, "DUET_TEST_UNITS=132 ", &d)) return;
+  for (size_t s = 0; s < COUNT(thin); s++)
+    for (int padded = 0; padded <= 1; padded++)
+      for (size_t ab = 0; ab < 2; ab++)
+        for (int tr = 0; tr < 4; tr++)
+          harness_run_sgemm(&d, DUET_GEMM_AUTO, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
+                            thin[s].m, thin[s].n, thin[s].k, alpha_beta[ab][0], alpha_beta[ab][1],
+                            padded);
+  duet_ctx_destroy(d.ctx);
+}
+
 int main(void) {
   harness_init("test_gemm");
   harness_for_each_ctx(run, NULL);
@@ -169,6 +187,8 @@ int main(void) {
   harness_for_each_ctx(run_deep, &deep_small);
   static tuned one_lane_model = {H100_MODEL "80,GEMM_SPLITK_REDUCE_PER_CU=1", "one-lane"};
   harness_for_each_ctx(run_one_lane, &one_lane_model);
+  static tuned thin_model = {H100_MODEL "80,GEMM_FAST_THIN=1", "thin"};
+  harness_for_each_ctx(run_thin, &thin_model);
   unsetenv("DUET_TEST_UNITS");
   return harness_end();
 }

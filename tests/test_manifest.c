@@ -154,11 +154,11 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
-/* Every kernel of fast's plans: big, small and tiny tile for each transpose pair, split-K, skinny
- * and skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and in k slices, and
- * stream-K for each transpose pair (on sk, a context whose set plans it). The calls are derived
- * from the context's tiles and units, so that each reaches its kernel on any device;
- * duet_sgemm_plan says which one does. */
+/* Every kernel of fast's plans: big, small, tiny, tall and wide tile for each transpose pair,
+ * split-K, skinny and skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and
+ * in k slices, and stream-K for each transpose pair (on sk, a context whose set plans it). The
+ * calls are derived from the context's tiles and units, so that each reaches its kernel on any
+ * device; duet_sgemm_plan says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
@@ -167,6 +167,10 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   const size_t units = dev->info.compute_units ? dev->info.compute_units : 1;
   const size_t tbm = (size_t)tunable(ctx, "GEMM_FAST_TINY_BM");
   const size_t tbn = (size_t)tunable(ctx, "GEMM_FAST_TINY_BN");
+  const size_t lbm = (size_t)tunable(ctx, "GEMM_FAST_TALL_BM");
+  const size_t lbn = (size_t)tunable(ctx, "GEMM_FAST_TALL_BN");
+  const size_t wbm = (size_t)tunable(ctx, "GEMM_FAST_WIDE_BM");
+  const size_t wbn = (size_t)tunable(ctx, "GEMM_FAST_WIDE_BN");
   const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
                              {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
   const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 2, 700, 301, 1},
@@ -210,7 +214,7 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
    * gives short k to the tiny tile: 8 x 8 small tiles with k = 512 take it there, in 4 slices on
    * 132 units, and one small tile with k = 16384 on 2); half a tiny tile (the small tile's would be
    * three quarters padding) */
-  static const char *const tile_names[3][4][2] = {
+  static const char *const tile_names[5][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
        {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
        {"duet_sgemm_fast_tn", "duet_sgemm_fast_tn [gemm_fast,"},
@@ -222,7 +226,15 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
       {{"duet_sgemm_fast_nn of the tiny tile", "duet_sgemm_fast_nn [gemm_fast_tiny,"},
        {"duet_sgemm_fast_nt of the tiny tile", "duet_sgemm_fast_nt [gemm_fast_tiny,"},
        {"duet_sgemm_fast_tn of the tiny tile", "duet_sgemm_fast_tn [gemm_fast_tiny,"},
-       {"duet_sgemm_fast_tt of the tiny tile", "duet_sgemm_fast_tt [gemm_fast_tiny,"}}};
+       {"duet_sgemm_fast_tt of the tiny tile", "duet_sgemm_fast_tt [gemm_fast_tiny,"}},
+      {{"duet_sgemm_fast_nn of the tall tile", "duet_sgemm_fast_nn [gemm_fast_tall,"},
+       {"duet_sgemm_fast_nt of the tall tile", "duet_sgemm_fast_nt [gemm_fast_tall,"},
+       {"duet_sgemm_fast_tn of the tall tile", "duet_sgemm_fast_tn [gemm_fast_tall,"},
+       {"duet_sgemm_fast_tt of the tall tile", "duet_sgemm_fast_tt [gemm_fast_tall,"}},
+      {{"duet_sgemm_fast_nn of the wide tile", "duet_sgemm_fast_nn [gemm_fast_wide,"},
+       {"duet_sgemm_fast_nt of the wide tile", "duet_sgemm_fast_nt [gemm_fast_wide,"},
+       {"duet_sgemm_fast_tn of the wide tile", "duet_sgemm_fast_tn [gemm_fast_wide,"},
+       {"duet_sgemm_fast_tt of the wide tile", "duet_sgemm_fast_tt [gemm_fast_wide,"}}};
   for (int tr = 0; tr < 4; tr++) {
     const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
     const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
@@ -234,6 +246,18 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
                                {ta, tb, sbm, sbn, 16384, 0}};
     const gemm_call tiny[] = {{ta, tb, tbm / 2, tbn / 2, 24, 1},
                               {ta, tb, tbm / 2 + 1, tbn / 2 - 1, 24, 0}};
+    /* C one tall tile wide (wide: high): deep k, split across the units, or many tiles where
+     * C fills too little of the big tiles (a GPU's GEMM_FAST_BIG_FILL_PCT) */
+    const gemm_call tall[] = {{ta, tb, lbm - 4, lbn, 4096, 1},
+                              {ta, tb, lbm, lbn / 2 + 1, 4096, 0},
+                              {ta, tb, 4 * units * lbm, lbn, 256, 0}};
+    const gemm_call wide[] = {{ta, tb, wbm, wbn - 4, 4096, 1},
+                              {ta, tb, wbm / 2 + 1, wbn, 4096, 0},
+                              {ta, tb, wbm, 4 * units * wbn, 256, 0}};
+    const target tall_t = {tile_names[3][tr][0], {tile_names[3][tr][1], NULL}};
+    const target wide_t = {tile_names[4][tr][0], {tile_names[4][tr][1], NULL}};
+    reach(dev, &tall_t, tall, sizeof tall / sizeof tall[0]);
+    reach(dev, &wide_t, wide, sizeof wide / sizeof wide[0]);
     const target big_t = {tile_names[0][tr][0], {tile_names[0][tr][1], NULL}};
     const target small_t = {tile_names[1][tr][0], {tile_names[1][tr][1], NULL}};
     const target tiny_t = {tile_names[2][tr][0], {tile_names[2][tr][1], NULL}};

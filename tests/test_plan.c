@@ -259,8 +259,14 @@ static void h100(const device *d) {
        FAST_PLAN(0, 1, 1, THIN_PIECE(0, 4096, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 512))},
       {"skinny-dot, thin rows (B^T)", CALL(FAST, NT, 4, 4096, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 4, 0, 4096, SGEMM_SKINNY_DOT, 2, ROWS, 512))},
-      {"five rows are no strip: the tiny tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
+      {"five rows are no strip: the wide tile (GEMM_FAST_THIN), 16 slices",
+       CALL(FAST, NN, 5, 4096, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_WIDE_NN, 16))},
+      {"16 columns: the tall tile, 16 slices", CALL(AUTO, NN, 4096, 16, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_TALL_NN, 16))},
+      {"33 columns are wider than the tall tile: the tiny tile, 8 slices (B packed: ldb 33)",
+       CALL(AUTO, NN, 4096, 33, 4096),
+       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_TINY_NN, 8))},
       /* GEMV, issue 22: a row or a column of C in all four transposes, one launch each */
       {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 16 slices (GEMV_ALONG_PER_CU 4)",
        CALL(AUTO, NN, 1, 4096, 4096),
@@ -311,10 +317,14 @@ static void h100(const device *d) {
        SIMPLE_PLAN(TILED, SGEMM_TILED)},
       {"AUTO one past GEMM_AUTO_TILED_MAX: fast", CALL(AUTO, NN, 128, 128, 129),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_TINY_NN, 2))},
-      {"65536 x 32 fills a quarter of its big tiles (GEMM_FAST_BIG_FILL_PCT 50): tiny tiles",
-       CALL(AUTO, NN, 65536, 32, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TINY_NN))},
-      {"32 x 65536 fills an eighth of its big tiles: tiny tiles", CALL(AUTO, NN, 32, 65536, 256),
-       FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 65536, FAST_TINY_NN))},
+      {"65536 x 32 fills a quarter of its big tiles (GEMM_FAST_BIG_FILL_PCT 50): tall tiles",
+       CALL(AUTO, NN, 65536, 32, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TALL_NN))},
+      {"32 x 65536 fills an eighth of its big tiles: wide tiles", CALL(AUTO, NN, 32, 65536, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 65536, FAST_WIDE_NN))},
+      {"32 x 65536, B transposed: wide tiles", CALL(AUTO, NT, 32, 65536, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 65536, FAST_WIDE_NT))},
+      {"65536 x 32, both transposed: tall tiles", CALL(AUTO, TT, 65536, 32, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TALL_TT))},
       {"128 x 16384 fills half of its big tiles (GEMM_FAST_BIG_FILL_PCT 60): small tiles in 2 "
        "slices",
        CALL(AUTO, NN, 128, 16384, 1024),
@@ -452,8 +462,9 @@ static void fallbacks(void) {
  * shallow k to the small tile (nvidia-sm80's 128 on CUDA; 0, the big tile, on OpenCL by
  * src/tuning.c's refinement, which test_manifest checks); OpenCL's tiny tile in k steps of 16
  * (GEMM_FAST_TINY_BK, the same refinement) keeps the slices of steps of 8, the model's latency
- * being per 8 of k, but where the deeper step rounds a slice up; a tiny tile that does not load
- * leaves its shapes to the small one (never to tiled). */
+ * being per 8 of k, but where the deeper step rounds a slice up; GEMM_FAST_THIN 0 keeps thin C on
+ * the square tiles; a tiny tile that does not load (nor the thin ones) leaves its shapes to the
+ * small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
   const int saved = t[DUET__T_GEMM_FAST_SHALLOW_K];
@@ -471,6 +482,16 @@ static void switched(const device *h100) {
                             FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
   check_plan(h100, &opencl);
   t[DUET__T_GEMM_FAST_SHALLOW_K] = saved;
+  /* GEMM_FAST_THIN 0: the square tiles alone, as before the tall and wide ones */
+  const int saved_thin = t[DUET__T_GEMM_FAST_THIN];
+  t[DUET__T_GEMM_FAST_THIN] = 0;
+  const want_plan square[] = {
+      {"GEMM_FAST_THIN 0: 65536 x 32 on tiny tiles", CALL(AUTO, NN, 65536, 32, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TINY_NN))},
+      {"GEMM_FAST_THIN 0: five rows on the tiny tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
+  };
+  for (size_t i = 0; i < sizeof square / sizeof square[0]; i++) check_plan(h100, &square[i]);
   const int saved_bk = t[DUET__T_GEMM_FAST_TINY_BK];
   t[DUET__T_GEMM_FAST_TINY_BK] = 16;
   const want_plan deep_steps[] = {
@@ -484,9 +505,11 @@ static void switched(const device *h100) {
   for (size_t i = 0; i < sizeof deep_steps / sizeof deep_steps[0]; i++)
     check_plan(h100, &deep_steps[i]);
   t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
+  t[DUET__T_GEMM_FAST_THIN] = saved_thin;
   device d = *h100;
-  d.name = "an H100 whose tiny tile did not load";
-  d.caps.unusable = 1ull << K(SGEMM_FAST_TINY_NN);
+  d.name = "an H100 whose tiny, tall and wide tiles did not load";
+  d.caps.unusable =
+      1ull << K(SGEMM_FAST_TINY_NN) | 1ull << K(SGEMM_FAST_TALL_NN) | 1ull << K(SGEMM_FAST_WIDE_NN);
   const want_plan w[] = {
       {"256^3: 4 small tiles in 4 slices", CALL(AUTO, NN, 256, 256, 256),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 4))},
@@ -511,8 +534,9 @@ static void generic(const device *d) {
 /* fast's kernels per transpose combination: each four in the order nn, nt, tn, tt that
  * duet__kernel_for_trans counts on, one group and one shape a four. */
 static void check_fours(void) {
-  static const duet__kernel first[] = {K(SGEMM_FAST_NN), K(SGEMM_FAST_SMALL_NN),
-                                       K(SGEMM_FAST_SK_NN)};
+  static const duet__kernel first[] = {K(SGEMM_FAST_NN),      K(SGEMM_FAST_SMALL_NN),
+                                       K(SGEMM_FAST_TINY_NN), K(SGEMM_FAST_TALL_NN),
+                                       K(SGEMM_FAST_WIDE_NN), K(SGEMM_FAST_SK_NN)};
   static const char *const tail[4] = {"_nn", "_nt", "_tn", "_tt"};
   for (size_t f = 0; f < sizeof first / sizeof first[0]; f++) {
     harness_case c;
