@@ -94,6 +94,17 @@ typedef struct {
   size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
 } tile_kind;
 
+/* A tile of the four that starts at nn, for the transposes ta, tb; the small tile (small 1) at its
+ * own residency and full rate, the others at the tiny tile's. */
+static tile_kind kind_of(const int *tun, duet__kernel nn, int ta, int tb, size_t bm, size_t bn,
+                         size_t bk, int small) {
+  return (tile_kind){duet__kernel_for_trans(nn, ta, tb),
+                     {bm, bn},
+                     bk,
+                     small ? T(GEMM_FAST_SMALL_PER_CU) : T(GEMM_FAST_TINY_PER_CU),
+                     small ? 100 : T(GEMM_FAST_TINY_PCT)};
+}
+
 /* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
  * steps, the unit running up to per_cu blocks at once, a step taking the longer of their
  * multiply-adds together and one block's plus the loads' latency (a lone block waits for its
@@ -161,24 +172,15 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   tile_kind kinds[4];
   int nkinds = 0;
   if (T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN))
-    kinds[nkinds++] = (tile_kind){duet__kernel_for_trans(DUET__K_SGEMM_FAST_TALL_NN, ta, tb),
-                                  {T(GEMM_FAST_TALL_BM), T(GEMM_FAST_TALL_BN)},
-                                  T(GEMM_FAST_TALL_BK),
-                                  T(GEMM_FAST_TINY_PER_CU),
-                                  T(GEMM_FAST_TINY_PCT)};
+    kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_TALL_NN, ta, tb, T(GEMM_FAST_TALL_BM),
+                              T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), 0);
   if (T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM))
-    kinds[nkinds++] = (tile_kind){duet__kernel_for_trans(DUET__K_SGEMM_FAST_WIDE_NN, ta, tb),
-                                  {T(GEMM_FAST_WIDE_BM), T(GEMM_FAST_WIDE_BN)},
-                                  T(GEMM_FAST_WIDE_BK),
-                                  T(GEMM_FAST_TINY_PER_CU),
-                                  T(GEMM_FAST_TINY_PCT)};
-  kinds[nkinds++] =
-      (tile_kind){small, fast_tile(tun, 1), T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100};
-  kinds[nkinds++] = (tile_kind){tiny,
-                                {T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN)},
-                                T(GEMM_FAST_TINY_BK),
-                                T(GEMM_FAST_TINY_PER_CU),
-                                T(GEMM_FAST_TINY_PCT)};
+    kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_WIDE_NN, ta, tb, T(GEMM_FAST_WIDE_BM),
+                              T(GEMM_FAST_WIDE_BN), T(GEMM_FAST_WIDE_BK), 0);
+  kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_SMALL_NN, ta, tb, T(GEMM_FAST_SMALL_BM),
+                            T(GEMM_FAST_SMALL_BN), T(GEMM_FAST_SMALL_BK), 1);
+  kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_TINY_NN, ta, tb, T(GEMM_FAST_TINY_BM),
+                            T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), 0);
   const size_t smax = max_slices(x, q);
   double best = -1.0;
   q->kernel = small; /* the plan's fallback: every other tile is weighed where it fits */
