@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
- * says how), and the registry's rows for them, for three groups: gemm_fast (fast at the GEMM_FAST_
+ * says how), and the registry's rows for them, for five groups: gemm_fast (fast at the GEMM_FAST_
  * tile, the stream-K kernels, the reduction), gemm_fast_small, _tiny, _tall and _wide (fast at the
  * GEMM_FAST_SMALL_, _TINY_, _TALL_ and _WIDE_ tiles), as the OpenCL programs serve them through
  * renamed -D options. */

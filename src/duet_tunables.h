@@ -56,8 +56,8 @@
  * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
  *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K, and
  *                         GEMM_FAST_BIG_FILL_PCT holds),
- *                         else the small or the tiny tile, with or without split-K, whichever
- *                         the plan's cost model (src/gemm_plan.c, tile_piece) finds fastest:
+ *                         else the small, tiny, tall or wide tile, with or without split-K,
+ * whichever the plan's cost model (src/gemm_plan.c, tile_piece) finds fastest:
  * GEMM_FAST_BIG_FILL_PCT  ... and where C fills at least this percentage of the big tiles that
  *                         cover it (65536 x 32 fills a quarter of its 256 x 128 tiles); 0: any
  * GEMM_FAST_SMALL_PER_CU, GEMM_FAST_TINY_PER_CU  blocks of that tile resident on a unit at once
@@ -156,7 +156,7 @@
 #define DUET__RULE(name, ok, text)
 /* register: its work-items, (BM / TM) x (BN / TN) */
 #define DUET__REG_NT ((T(GEMM_REG_BM) / T(GEMM_REG_TM)) * (T(GEMM_REG_BN) / T(GEMM_REG_TN)))
-/* fast, at either tile (P: GEMM_FAST_ or GEMM_FAST_SMALL_); kernels_cl/gemm_fast.cl states them
+/* fast, at each tile (P: GEMM_FAST_, GEMM_FAST_SMALL_, ...); kernels_cl/gemm_fast.cl states them
  * (the #error checks there build-fail the same values, without naming the rule) */
 #define DUET__FAST_NT(P) (32 * (T(P##BM) / T(P##WM)) * (T(P##BN) / T(P##WN)))
 // clang-format off

@@ -87,7 +87,7 @@ static void shape_sgemm_register(const int *t, duet__shape *s) {
                      .shared_bytes = (size_t)(bm + bn) * T(GEMM_REG_BK) * F};
 }
 /* fast: a 1D block of one warp per WM x WN piece of the BM x BN tile; two BK-deep buffers with
- * rows padded by 4 floats, and 16 bytes for OpenCL to align its __local pointer. The small
+ * rows padded by 4 floats, and 16 bytes for OpenCL to align its __local pointer. The small,
  * tiny, tall and wide variants are the same kernel at the GEMM_FAST_SMALL_, _TINY_, _TALL_ and
  * _WIDE_ values. */
 static void shape_fast(unsigned bm, unsigned bn, unsigned bk, unsigned wm, unsigned wn,

@@ -15,7 +15,7 @@
  * source file, kernels_cu/<source>.cu and kernels_cl/<source>.cl; OpenCL builds each group on
  * the first use of one of its kernels. A file may serve two groups with different tunables:
  * from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM reaches
- * the file as GEMM_FAST_BM), so one source holds one algorithm at two tile shapes. */
+ * the file as GEMM_FAST_BM), so one source holds one algorithm at several tile shapes. */
 #define DUET__GROUPS(X)                                                                \
   X(COPY, "copy", "copy", 0, 0)                                                        \
   X(TRANSPOSE, "transpose", "transpose", 0, 0)                                         \
@@ -104,8 +104,8 @@ typedef enum {
 } duet__kernel;
 
 /* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
- * tn, tt from the four's first (SGEMM_FAST_NN, SGEMM_FAST_SMALL_NN, SGEMM_FAST_SK_NN): the
- * kernel of the four that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
+ * tn, tt from the four's first (SGEMM_FAST_NN, _SMALL_NN, _TINY_NN, _TALL_NN, _WIDE_NN, _SK_NN):
+ * the kernel of the four that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);
 }

@@ -193,8 +193,8 @@ static void check_plan(const device *d, const want_plan *w) {
   .runs = DUET_GEMM_FAST, .form = DUET__GEMM_FAST, .pack_a = (PA), .pack_b = (PB), \
   .npieces = (NP), .piece = {__VA_ARGS__}
 #define SIMPLE_PLAN(V, KID) .runs = DUET_GEMM_##V, .form = DUET__GEMM_SIMPLE, .kernel = K(KID)
-/* a piece of fast's big (FAST_NN..TT), small (FAST_SMALL_NN..TT) or tiny (FAST_TINY_NN..TT)
- * tile, one slice */
+/* a piece of fast's big (FAST_NN..TT), small, tiny, tall or wide (FAST_SMALL_NN..TT, ...) tile,
+ * one slice */
 #define PIECE(R0, R, C0, C, KID) \
   { (R0), (R), (C0), (C), K(SGEMM_##KID), 1, 0, DUET__THIN_NONE, 0 }
 #define SPLIT_PIECE(R0, R, C0, C, KID, S) \
@@ -495,7 +495,7 @@ static void switched(const device *h100) {
   const int saved_bk = t[DUET__T_GEMM_FAST_TINY_BK];
   t[DUET__T_GEMM_FAST_TINY_BK] = 16;
   const want_plan deep_steps[] = {
-      {"GEMM_FAST_TINY_BK 16 (OpenCL's): 8 x 4096 x 4096 keeps 8 slices",
+      {"GEMM_FAST_TINY_BK 16 (OpenCL's), thin tiles off: 8 x 4096 x 4096 keeps 8 slices",
        CALL(AUTO, NN, 8, 4096, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 8, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
       {"GEMM_FAST_TINY_BK 16: 512^3 in 8 slices of 64 (6 of 96 would leave the last 32)",
@@ -504,8 +504,14 @@ static void switched(const device *h100) {
   };
   for (size_t i = 0; i < sizeof deep_steps / sizeof deep_steps[0]; i++)
     check_plan(h100, &deep_steps[i]);
-  t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
   t[DUET__T_GEMM_FAST_THIN] = saved_thin;
+  const want_plan opencl_thin = {
+      "OpenCL's values (TINY_BK 16, thin tiles on): 8 x 4096 x 4096 on "
+      "the wide tile, 16 slices",
+      CALL(AUTO, NN, 8, 4096, 4096),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 8, 0, 4096, SGEMM_FAST_WIDE_NN, 16))};
+  check_plan(h100, &opencl_thin);
+  t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
   d.caps.unusable =

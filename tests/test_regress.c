@@ -332,11 +332,13 @@ static void auto_small_blocks(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
-/* AUTO with fast's groups (register, fast at its three tiles, stream-K) failing to build: tiled
- * computes it. The hook is OpenCL's (the CUDA kernels are built ahead of time). */
+/* AUTO with fast's groups (register, fast at its five tiles, stream-K) failing to build: tiled
+ * computes it (a thin C, 129 x 17, among the calls). The hook is OpenCL's (the CUDA kernels are
+ * built ahead of time). */
 static void auto_broken_group(const harness_dev *dev, void *user) {
   (void)user;
-  static const char groups[] = "gemm_fast,gemm_fast_small,gemm_fast_tiny";
+  static const char groups[] =
+      "gemm_fast,gemm_fast_small,gemm_fast_tiny,gemm_fast_tall,gemm_fast_wide";
   if (dev->backend != DUET_BACKEND_OPENCL) {
     harness_case c;
     harness_case_begin(&c, dev, "sgemm auto with DUET_TEST_BREAK_GROUPS=%s", groups);
@@ -348,6 +350,8 @@ static void auto_broken_group(const harness_dev *dev, void *user) {
   setenv("DUET_TEST_BREAK_GROUPS", groups, 1); /* read when a group builds */
   const gemm_call calls[] = {
       {DUET_GEMM_AUTO, NN, 129, 67, 77, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+      {DUET_GEMM_AUTO, NN, 129, 17, 770, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
+      {DUET_GEMM_AUTO, NN, 17, 129, 770, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
       {DUET_GEMM_AUTO, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
       {FAST, NN, 64, 64, 64, 1.0f, 0.0f, NULL, NULL, NULL, DUET_EBUILD},
   };
