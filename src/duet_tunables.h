@@ -57,7 +57,8 @@
  *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K, and
  *                         GEMM_FAST_BIG_FILL_PCT holds),
  *                         else the small, tiny, tall or wide tile, with or without split-K,
- * whichever the plan's cost model (src/gemm_plan.c, tile_piece) finds fastest:
+ *                         whichever the plan's cost model (src/gemm_plan.c, tile_piece) finds
+ *                         fastest:
  * GEMM_FAST_BIG_FILL_PCT  ... and where C fills at least this percentage of the big tiles that
  *                         cover it (65536 x 32 fills a quarter of its 256 x 128 tiles); 0: any
  * GEMM_FAST_SMALL_PER_CU, GEMM_FAST_TINY_PER_CU  blocks of that tile resident on a unit at once

@@ -98,26 +98,17 @@ static void shape_fast(unsigned bm, unsigned bn, unsigned bk, unsigned wm, unsig
                      .block_y = 1,
                      .shared_bytes = 2 * (size_t)bk * (bm + bn + 8) * F + 16};
 }
-static void shape_sgemm_fast(const int *t, duet__shape *s) {
-  shape_fast(T(GEMM_FAST_BM), T(GEMM_FAST_BN), T(GEMM_FAST_BK), T(GEMM_FAST_WM), T(GEMM_FAST_WN),
-             s);
-}
-static void shape_sgemm_fast_small(const int *t, duet__shape *s) {
-  shape_fast(T(GEMM_FAST_SMALL_BM), T(GEMM_FAST_SMALL_BN), T(GEMM_FAST_SMALL_BK),
-             T(GEMM_FAST_SMALL_WM), T(GEMM_FAST_SMALL_WN), s);
-}
-static void shape_sgemm_fast_tiny(const int *t, duet__shape *s) {
-  shape_fast(T(GEMM_FAST_TINY_BM), T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), T(GEMM_FAST_TINY_WM),
-             T(GEMM_FAST_TINY_WN), s);
-}
-static void shape_sgemm_fast_tall(const int *t, duet__shape *s) {
-  shape_fast(T(GEMM_FAST_TALL_BM), T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), T(GEMM_FAST_TALL_WM),
-             T(GEMM_FAST_TALL_WN), s);
-}
-static void shape_sgemm_fast_wide(const int *t, duet__shape *s) {
-  shape_fast(T(GEMM_FAST_WIDE_BM), T(GEMM_FAST_WIDE_BN), T(GEMM_FAST_WIDE_BK), T(GEMM_FAST_WIDE_WM),
-             T(GEMM_FAST_WIDE_WN), s);
-}
+/* shape_sgemm_fast, _small, ...: shape_fast at the tile whose tunables start with P */
+#define SHAPE_FAST_AT(fn, P)                                         \
+  static void fn(const int *t, duet__shape *s) {                     \
+    shape_fast(T(P##BM), T(P##BN), T(P##BK), T(P##WM), T(P##WN), s); \
+  }
+SHAPE_FAST_AT(shape_sgemm_fast, GEMM_FAST_)
+SHAPE_FAST_AT(shape_sgemm_fast_small, GEMM_FAST_SMALL_)
+SHAPE_FAST_AT(shape_sgemm_fast_tiny, GEMM_FAST_TINY_)
+SHAPE_FAST_AT(shape_sgemm_fast_tall, GEMM_FAST_TALL_)
+SHAPE_FAST_AT(shape_sgemm_fast_wide, GEMM_FAST_WIDE_)
+#undef SHAPE_FAST_AT
 /* skinny: DUET__SKINNY_LX x DUET__SKINNY_KG threads over DUET__SKINNY_TILE outputs along the
  * strip (DUET__SKINNY_PER_THREAD per thread, for each of up to GEMM_SKINNY_S thin rows), the k
  * groups' partial sums in shared memory. The plan gives its grid (1D, src/gemm_plan.c). */
