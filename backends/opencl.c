@@ -322,8 +322,8 @@ static int nv_cubin_wanted(duet__group g) {
   const int driver_cache_off = off && strcmp(off, "1") == 0;
   const int gemm = g == DUET__G_GEMM_FAST || g == DUET__G_GEMM_FAST_SMALL ||
                    g == DUET__G_GEMM_FAST_TINY || g == DUET__G_GEMM_FAST_TALL ||
-                   g == DUET__G_GEMM_FAST_WIDE || g == DUET__G_GEMM_SKINNY ||
-                   g == DUET__G_GEMM_GEMV;
+                   g == DUET__G_GEMM_FAST_WIDE || g == DUET__G_GEMM_FAST_MID ||
+                   g == DUET__G_GEMM_SKINNY || g == DUET__G_GEMM_GEMV;
   return driver_cache_off && gemm;
 }
 

@@ -2,9 +2,9 @@
 /* SGEMM fast (everything that gets to cuBLAS), its stream-K kernels and the split-K reduction.
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  * Written once for both backends in the dialect of src/duet_kernel.h and kernels_cl/builtin.h
- * (which says how each backend builds it). Five groups build this file: gemm_fast (the big tile,
- * the stream-K kernels, the reduction), and gemm_fast_small, _tiny, _tall and _wide (fast alone,
- * with the GEMM_FAST_SMALL_, ... values under the GEMM_FAST_ names: -D options renamed on
+ * (which says how each backend builds it). Six groups build this file: gemm_fast (the big tile,
+ * the stream-K kernels, the reduction), and gemm_fast_small, _tiny, _tall, _wide and _mid (fast
+ * alone, with the GEMM_FAST_SMALL_, ... values under the GEMM_FAST_ names: -D options renamed on
  * OpenCL, a namespace of its own on CUDA, kernels_cu/gemm_fast.cu).
  *
  * Tunables (values per tuning set in src/duet_tunables.h, whose DUET__FAST_RULES check them

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
- * says how), and the registry's rows for them, for five groups: gemm_fast (fast at the GEMM_FAST_
- * tile, the stream-K kernels, the reduction), gemm_fast_small, _tiny, _tall and _wide (fast at the
- * GEMM_FAST_SMALL_, _TINY_, _TALL_ and _WIDE_ tiles), as the OpenCL programs serve them through
- * renamed -D options. */
+ * says how), and the registry's rows for them, for six groups: gemm_fast (fast at the GEMM_FAST_
+ * tile, the stream-K kernels, the reduction), gemm_fast_small, _tiny, _tall, _wide and _mid (fast
+ * at the GEMM_FAST_SMALL_, _TINY_, _TALL_, _WIDE_ and _MID_ tiles), as the OpenCL programs serve
+ * them through renamed -D options. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -28,11 +28,10 @@
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
 /* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
- * set<S>_small, _tiny, _tall and _wide, fast alone at each of the other tiles (as the
- * gemm_fast_small ... gemm_fast_wide groups' OpenCL programs build it). fast is its _nn kernel
+ * set<S>_small, _tiny, _tall, _wide and _mid, fast alone at each of the other tiles (as the
+ * gemm_fast_small ... gemm_fast_mid groups' OpenCL programs build it). fast is its _nn kernel
  * alone at each tile: on CUDA it holds the four transpose bodies and serves the four names
  * (FAST_KERNEL in gemm_fast.cl, the registry below). */
-static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and tile");
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define DUET_KERNEL_ONLY
 #define DUET_WANT_duet_sgemm_fast_nn
@@ -43,12 +42,7 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #define DUET_WANT_duet_sgemm_splitk_reduce
 #define FAST_PREFIX GEMM_FAST_
 #define PER_SET_SUFFIX
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 #undef DUET_WANT_duet_sgemm_fast_sk_nn
@@ -59,42 +53,27 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 
 #define FAST_PREFIX GEMM_FAST_SMALL_
 #define PER_SET_SUFFIX _small
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 #define FAST_PREFIX GEMM_FAST_TINY_
 #define PER_SET_SUFFIX _tiny
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 #define FAST_PREFIX GEMM_FAST_TALL_
 #define PER_SET_SUFFIX _tall
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 #define FAST_PREFIX GEMM_FAST_WIDE_
 #define PER_SET_SUFFIX _wide
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
+#undef PER_SET_SUFFIX
+#undef FAST_PREFIX
+#define FAST_PREFIX GEMM_FAST_MID_
+#define PER_SET_SUFFIX _mid
+#include "every_set.inc"
 #undef DUET_WANT_duet_sgemm_fast_nn
 #undef DUET_KERNEL_ONLY
 #undef PER_SET_SUFFIX
@@ -131,6 +110,7 @@ static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set and t
 #define TINY_ROWS(S, ...) FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)
 #define TALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_tall, GEMM_FAST_TALL_, duet_sgemm_fast)
 #define WIDE_ROWS(S, ...) FOUR_NAMES(S, set##S##_wide, GEMM_FAST_WIDE_, duet_sgemm_fast)
+#define MID_ROWS(S, ...) FOUR_NAMES(S, set##S##_mid, GEMM_FAST_MID_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};
@@ -142,3 +122,5 @@ extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_TALL)[] = {DUET__FOR_E
                                                                          DUET_CU_END};
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_WIDE)[] = {DUET__FOR_EACH_SET(WIDE_ROWS, )
                                                                          DUET_CU_END};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_MID)[] = {DUET__FOR_EACH_SET(MID_ROWS, )
+                                                                        DUET_CU_END};

@@ -14,15 +14,9 @@
 #define GEMV_DOT_LANES TUN_CONST(DUET_SET, GEMV_DOT_LANES)
 #define GEMV_UNROLL TUN_CONST(DUET_SET, GEMV_UNROLL)
 
-static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set");
 #define PER_SET_SOURCE "gemm_gemv.cl"
 #define PER_SET_SUFFIX
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef PER_SET_SOURCE
 

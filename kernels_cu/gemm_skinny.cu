@@ -11,15 +11,9 @@
 /* The tunables the source reads, as the set DUET_SET's compile-time constants. */
 #define GEMM_SKINNY_S TUN_CONST(DUET_SET, GEMM_SKINNY_S)
 
-static_assert(DUET__SET_COUNT == 3, "an instantiation below per tuning set");
 #define PER_SET_SOURCE "gemm_skinny.cl"
 #define PER_SET_SUFFIX
-#define DUET_SET 0
-#include "per_set.inc"
-#define DUET_SET 1
-#include "per_set.inc"
-#define DUET_SET 2
-#include "per_set.inc"
+#include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef PER_SET_SOURCE
 

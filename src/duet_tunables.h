@@ -46,6 +46,13 @@
  *                         (a cold build compiles a quarter)
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
+ * GEMM_FAST_MID_*         the same kernel at a tile between the small and the tiny one, for a
+ *                         C of fewer small tiles than compute units (1000 x 1000: 64 small
+ *                         tiles, 128 mid ones)
+ * GEMM_FAST_MID_PER_CU    the mid tile's blocks resident on a unit at once
+ * GEMM_FAST_MID_PCT       the mid tile's multiply-add rate in the cost model, in percent of the
+ *                         small tile's; 0: never weighed (every set; NVIDIA's OpenCL refines it,
+ *                         src/tuning.c)
  * GEMM_FAST_TALL_*, GEMM_FAST_WIDE_*  the same kernel at a tall and a wide tile, for a C whose
  *                         columns (tall) or rows (wide) fit one tile across: 65536 x 32 on the
  *                         tiny tile's 64 x 64 computes twice its outputs
@@ -56,7 +63,7 @@
  * GEMM_FAST_BIG_PCT       fast takes the big tile where it gives at least this percentage of
  *                         the compute units' count in tiles (and k > GEMM_FAST_SHALLOW_K, and
  *                         GEMM_FAST_BIG_FILL_PCT holds),
- *                         else the small, tiny, tall or wide tile, with or without split-K,
+ *                         else the small, mid, tiny, tall or wide tile, with or without split-K,
  *                         whichever the plan's cost model (src/gemm_plan.c, tile_piece) finds
  *                         fastest:
  * GEMM_FAST_BIG_FILL_PCT  ... and where C fills at least this percentage of the big tiles that
@@ -259,6 +266,17 @@
   X(GEMM_FAST_WIDE_TN,        8,   8,   4) \
   X(GEMM_FAST_WIDE_BAND,     16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_WIDE_) \
+  X(GEMM_FAST_MID_BM,       128, 128,  64) \
+  X(GEMM_FAST_MID_BN,        64,  64,  32) \
+  X(GEMM_FAST_MID_BK,         8,   8,   8) \
+  X(GEMM_FAST_MID_WM,        32,  32,  32) \
+  X(GEMM_FAST_MID_WN,        64,  64,  32) \
+  X(GEMM_FAST_MID_TM,         8,   8,   4) \
+  X(GEMM_FAST_MID_TN,         8,   8,   8) \
+  X(GEMM_FAST_MID_BAND,      16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_MID_) \
+  X(GEMM_FAST_MID_PER_CU,     3,   3,   1) \
+  X(GEMM_FAST_MID_PCT,        0,   0,   0) \
   X(GEMM_FAST_THIN,           1,   1,   1) \
   DUET__RULE(GEMM_FAST_THIN, T(GEMM_FAST_THIN) <= 1,                                               \
              "GEMM_FAST_THIN is 0 (never) or 1 (the tall and wide tiles where they fit)")          \

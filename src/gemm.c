@@ -188,9 +188,9 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
   duet__shape tile; /* a plain fast kernel's own tile, else (stream-K, skinny) the big tile's */
-  _Static_assert(DUET__K_SGEMM_FAST_WIDE_TT + 1 == DUET__K_SGEMM_FAST_SK_NN,
-                 "the plain fast kernels (big to wide) are the ids before stream-K's");
-  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_WIDE_TT;
+  _Static_assert(DUET__K_SGEMM_FAST_MID_TT + 1 == DUET__K_SGEMM_FAST_SK_NN,
+                 "the plain fast kernels (big to mid) are the ids before stream-K's");
+  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_MID_TT;
   duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;

@@ -94,15 +94,11 @@ typedef struct {
   size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
 } tile_kind;
 
-/* A tile of the four that starts at nn, for the transposes ta, tb; the small tile (small 1) at its
- * own residency and full rate, the others at the tiny tile's. */
-static tile_kind kind_of(const int *tun, duet__kernel nn, int ta, int tb, size_t bm, size_t bn,
-                         size_t bk, int small) {
-  return (tile_kind){duet__kernel_for_trans(nn, ta, tb),
-                     {bm, bn},
-                     bk,
-                     small ? T(GEMM_FAST_SMALL_PER_CU) : T(GEMM_FAST_TINY_PER_CU),
-                     small ? 100 : T(GEMM_FAST_TINY_PCT)};
+/* A tile of the four that starts at nn, for the transposes ta, tb, at per_cu blocks a unit and
+ * pct percent of the small tile's multiply-add rate. */
+static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, size_t bk,
+                         size_t per_cu, size_t pct) {
+  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct};
 }
 
 /* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
@@ -145,11 +141,11 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
 /* How fast covers a piece: the tiny tile in one slice where k is at most
  * GEMM_FAST_SHALLOW_TINY_K; the big tile where it gives enough tiles to fill the compute units,
  * the piece fills enough of them (GEMM_FAST_BIG_FILL_PCT) and k is deeper than
- * GEMM_FAST_SHALLOW_K, else the small, the tiny, the tall or the wide tile (GEMM_FAST_THIN), in
- * one launch or split along k, whichever piece_cost finds fastest. The slice counts tried: 1, the
- * most that give the busiest unit b blocks for b up to four rounds of resident blocks, and the most
- * allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices; 128 x 128 x 65536: 4 tiny tiles in
- * 132). */
+ * GEMM_FAST_SHALLOW_K, else the small, the mid (GEMM_FAST_MID_PCT), the tiny, the tall or the
+ * wide tile (GEMM_FAST_THIN), in one launch or split along k, whichever piece_cost finds fastest.
+ * The slice counts tried: 1, the most that give the busiest unit b blocks for b up to four rounds
+ * of resident blocks, and the most allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices;
+ * 128 x 128 x 65536: 4 tiny tiles in 132). */
 static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
   const size_t u = units(x->caps), k = x->s->k;
@@ -169,18 +165,26 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
    * fits one of them across, weighed first so that they win a tie: the model's time is the same
    * where the square tiles' extra outputs hide in idle units, and theirs are loads saved */
   const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb);
-  tile_kind kinds[4];
+  const size_t tiny_cu = T(GEMM_FAST_TINY_PER_CU), tiny_pct = T(GEMM_FAST_TINY_PCT);
+  tile_kind kinds[5];
   int nkinds = 0;
   if (T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN))
-    kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_TALL_NN, ta, tb, T(GEMM_FAST_TALL_BM),
-                              T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), 0);
+    kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TALL_NN, ta, tb, T(GEMM_FAST_TALL_BM),
+                              T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), tiny_cu, tiny_pct);
   if (T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM))
-    kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_WIDE_NN, ta, tb, T(GEMM_FAST_WIDE_BM),
-                              T(GEMM_FAST_WIDE_BN), T(GEMM_FAST_WIDE_BK), 0);
-  kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_SMALL_NN, ta, tb, T(GEMM_FAST_SMALL_BM),
-                            T(GEMM_FAST_SMALL_BN), T(GEMM_FAST_SMALL_BK), 1);
-  kinds[nkinds++] = kind_of(tun, DUET__K_SGEMM_FAST_TINY_NN, ta, tb, T(GEMM_FAST_TINY_BM),
-                            T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), 0);
+    kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_WIDE_NN, ta, tb, T(GEMM_FAST_WIDE_BM),
+                              T(GEMM_FAST_WIDE_BN), T(GEMM_FAST_WIDE_BK), tiny_cu, tiny_pct);
+  kinds[nkinds++] =
+      kind_of(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb, T(GEMM_FAST_SMALL_BM), T(GEMM_FAST_SMALL_BN),
+              T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100);
+  /* the mid tile only where the small tiles leave units idle: on C of more small tiles its
+   * higher rate in the model (where it stands in for fewer k slices) did not hold */
+  if (T(GEMM_FAST_MID_PCT) && tiles_over(fast_tile(tun, 1), q->rows, q->cols) < u)
+    kinds[nkinds++] =
+        kind_of(DUET__K_SGEMM_FAST_MID_NN, ta, tb, T(GEMM_FAST_MID_BM), T(GEMM_FAST_MID_BN),
+                T(GEMM_FAST_MID_BK), T(GEMM_FAST_MID_PER_CU), T(GEMM_FAST_MID_PCT));
+  kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TINY_NN, ta, tb, T(GEMM_FAST_TINY_BM),
+                            T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), tiny_cu, tiny_pct);
   const size_t smax = max_slices(x, q);
   double best = -1.0;
   q->kernel = small; /* the plan's fallback: every other tile is weighed where it fits */

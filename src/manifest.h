@@ -25,6 +25,7 @@
   X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_")    \
   X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_")    \
   X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_")    \
+  X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_")       \
   X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                   \
   X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                         \
   X(VECTOR, "vector", "vector", 0, 0)                                                  \
@@ -76,6 +77,10 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_WIDE_NT)     \
   X(SGEMM_FAST_WIDE_TN)     \
   X(SGEMM_FAST_WIDE_TT)     \
+  X(SGEMM_FAST_MID_NN)      \
+  X(SGEMM_FAST_MID_NT)      \
+  X(SGEMM_FAST_MID_TN)      \
+  X(SGEMM_FAST_MID_TT)      \
   X(SGEMM_FAST_SK_NN)       \
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \

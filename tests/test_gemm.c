@@ -141,23 +141,33 @@ static void run_one_lane(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
-/* The tall and wide tiles (GEMM_FAST_THIN) as a 132-unit GPU plans them, on the device's own
- * tiles: C a tile across or less, its long side crossing the tiles' edges, in one launch (k = 48)
- * or in k slices (5 to 257), at every transpose, ld, alpha and beta. */
-static const mnk thin[] = {{61, 13, 4097}, {13, 61, 4097}, {700, 9, 300},
-                           {9, 700, 300},  {4001, 11, 48}, {11, 4001, 48}};
-static void run_thin(const harness_dev *dev, void *user) {
+/* Shapes as a 132-unit GPU plans them under a model's tunables, on the device's own tiles, at
+ * every transpose, ld, alpha and beta. */
+typedef struct {
+  tuned t;
+  const mnk *shapes;
+  size_t count;
+} model_run;
+static void run_model(const harness_dev *dev, void *user) {
+  const model_run *r = user;
   harness_dev d;
-  if (!tuned_ctx(dev, user, "DUET_TEST_UNITS=132 ", &d)) return;
-  for (size_t s = 0; s < COUNT(thin); s++)
+  if (!tuned_ctx(dev, &r->t, "DUET_TEST_UNITS=132 ", &d)) return;
+  for (size_t s = 0; s < r->count; s++)
     for (int padded = 0; padded <= 1; padded++)
       for (size_t ab = 0; ab < 2; ab++)
         for (int tr = 0; tr < 4; tr++)
           harness_run_sgemm(&d, DUET_GEMM_AUTO, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
-                            thin[s].m, thin[s].n, thin[s].k, alpha_beta[ab][0], alpha_beta[ab][1],
-                            padded);
+                            r->shapes[s].m, r->shapes[s].n, r->shapes[s].k, alpha_beta[ab][0],
+                            alpha_beta[ab][1], padded);
   duet_ctx_destroy(d.ctx);
 }
+/* The tall and wide tiles (GEMM_FAST_THIN): C a tile across or less, its long side crossing the
+ * tiles' edges, in one launch (k = 48) or in k slices (5 to 257). */
+static const mnk thin[] = {{61, 13, 4097}, {13, 61, 4097}, {700, 9, 300},
+                           {9, 700, 300},  {4001, 11, 48}, {11, 4001, 48}};
+/* The mid tile (GEMM_FAST_MID_PCT): C of fewer small tiles than units, ragged at its edges, in
+ * k slices (on the cpu set's tiles: 3, 4 and 129). */
+static const mnk mid[] = {{501, 499, 300}, {130, 1023, 256}, {63, 65, 4097}};
 
 int main(void) {
   harness_init("test_gemm");
@@ -187,8 +197,11 @@ int main(void) {
   harness_for_each_ctx(run_deep, &deep_small);
   static tuned one_lane_model = {H100_MODEL "80,GEMM_SPLITK_REDUCE_PER_CU=1", "one-lane"};
   harness_for_each_ctx(run_one_lane, &one_lane_model);
-  static tuned thin_model = {H100_MODEL "80,GEMM_FAST_THIN=1", "thin"};
-  harness_for_each_ctx(run_thin, &thin_model);
+  static model_run thin_model = {{H100_MODEL "80,GEMM_FAST_THIN=1", "thin"}, thin, COUNT(thin)};
+  harness_for_each_ctx(run_model, &thin_model);
+  static model_run mid_model = {
+      {H100_MODEL "80,GEMM_FAST_MID_PER_CU=3,GEMM_FAST_MID_PCT=110", "mid"}, mid, COUNT(mid)};
+  harness_for_each_ctx(run_model, &mid_model);
   unsetenv("DUET_TEST_UNITS");
   return harness_end();
 }

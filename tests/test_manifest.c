@@ -53,15 +53,16 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
   /* src/tuning.c's refinements of nvidia-sm80 on OpenCL alone: transpose AUTO stays off
    * padded-tall, padded keeps band 8 where CUDA's takes 32, both stencil windows keep the set's
    * outputs a work-item and grids (the staged radius-16 window measured alike on both), a
-   * shallow k keeps fast's big tile where CUDA's takes the small one, and the tiny tile steps k
-   * by 16 where CUDA's steps by 8. */
+   * shallow k keeps fast's big tile where CUDA's takes the small one, the tiny tile steps k
+   * by 16 where CUDA's steps by 8, and the plan weighs the mid tile where CUDA's does not. */
   static const struct {
     const char *name;
     int cuda, opencl;
   } refined[] = {{"TRANSPOSE_AUTO_ALIGN", 32, 0}, {"TRANSPOSE_PADDED_BAND", 32, 8},
                  {"STENCIL_R16_VEC", 8, 8},       {"STENCIL_VEC", 8, 8},
                  {"STENCIL_PER_CU", 2048, 2048},  {"STENCIL_R16_PER_CU", 32, 32},
-                 {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16}};
+                 {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16},
+                 {"GEMM_FAST_MID_PCT", 0, 110}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)
@@ -154,11 +155,11 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
-/* Every kernel of fast's plans: big, small, tiny, tall and wide tile for each transpose pair,
+/* Every kernel of fast's plans: big, small, tiny, tall, wide and mid tile for each transpose pair,
  * split-K, skinny and skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and
- * in k slices, and stream-K for each transpose pair (on sk, a context whose set plans it). The
- * calls are derived from the context's tiles and units, so that each reaches its kernel on any
- * device; duet_sgemm_plan says which one does. */
+ * in k slices, and the mid tile and stream-K for each transpose pair (on sk, a context whose set
+ * plans them). The calls are derived from the context's tiles and units, so that each reaches its
+ * kernel on any device; duet_sgemm_plan says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
@@ -212,7 +213,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   /* the big, small and tiny tile's kernel of each transpose pair: whole waves of big tiles; one
    * small tile (the big tile's 75% of units needs two; on a GPU of many units the cost model
    * gives short k to the tiny tile: 8 x 8 small tiles with k = 512 take it there, in 4 slices on
-   * 132 units, and one small tile with k = 16384 on 2); half a tiny tile (the small tile's would be
+   * 132 units, and one small tile with k = 16384 on 2), or a strip of a small tile a unit where
+   * the mid tile takes fewer (GEMM_FAST_MID_PCT); half a tiny tile (the small tile's would be
    * three quarters padding) */
   static const char *const tile_names[5][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
@@ -243,7 +245,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
     const gemm_call small[] = {{ta, tb, sbm - 1, sbn - 3, 24, 1},
                                {ta, tb, sbm / 2, sbn / 2, 24, 1},
                                {ta, tb, 8 * sbm, 8 * sbn, 512, 0},
-                               {ta, tb, sbm, sbn, 16384, 0}};
+                               {ta, tb, sbm, sbn, 16384, 0},
+                               {ta, tb, sbm - 3, units * sbn, 4096, 0}};
     const gemm_call tiny[] = {{ta, tb, tbm / 2, tbn / 2, 24, 1},
                               {ta, tb, tbm / 2 + 1, tbn / 2 - 1, 24, 0}};
     /* C one tall tile wide (wide: high): deep k, split across the units, or many tiles where
@@ -264,6 +267,23 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
     reach(dev, &big_t, big, sizeof big / sizeof big[0]);
     reach(dev, &small_t, small, sizeof small / sizeof small[0]);
     reach(dev, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
+  }
+  /* the mid tile (on sk, a context whose set weighs it) of each transpose pair: one small tile
+   * with a deep k (on few units), or 64 small tiles (on more than 64) */
+  const size_t mbm = (size_t)tunable(sk->ctx, "GEMM_FAST_SMALL_BM");
+  const size_t mbn = (size_t)tunable(sk->ctx, "GEMM_FAST_SMALL_BN");
+  static const char *const mid_names[4][2] = {
+      {"duet_sgemm_fast_nn of the mid tile", "duet_sgemm_fast_nn [gemm_fast_mid,"},
+      {"duet_sgemm_fast_nt of the mid tile", "duet_sgemm_fast_nt [gemm_fast_mid,"},
+      {"duet_sgemm_fast_tn of the mid tile", "duet_sgemm_fast_tn [gemm_fast_mid,"},
+      {"duet_sgemm_fast_tt of the mid tile", "duet_sgemm_fast_tt [gemm_fast_mid,"}};
+  for (int tr = 0; tr < 4; tr++) {
+    const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const gemm_call mid[] = {{ta, tb, mbm - 3, mbn, 4096, 1},
+                             {ta, tb, 8 * mbm, 8 * mbn - 5, 1024, 0}};
+    const target mid_t = {mid_names[tr][0], {mid_names[tr][1], NULL}};
+    reach(sk, &mid_t, mid, sizeof mid / sizeof mid[0]);
   }
   /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole
    * tiles under a wave or a wave with a quarter idle */
@@ -309,13 +329,15 @@ static void check_sets(const harness_dev *dev) {
     check_tunables(dev, ctx, set);
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
-    /* stream-K where the set has it, else with DUET_TUNE turning it on (a plan tunable, so
-     * CUDA takes it too) on another context of the same set */
+    /* stream-K and the mid tile where the set weighs them, else with DUET_TUNE turning them on
+     * (plan tunables, so CUDA takes them too) on another context of the same set */
     duet_ctx *sk_ctx = NULL;
-    if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) {
-      harness_env saved = harness_env_set("DUET_TUNE", "GEMM_FAST_STREAMK_PCT=5");
-      harness_case_begin(&c, dev,
-                         "duet_ctx_create DUET_TUNING=%s DUET_TUNE=GEMM_FAST_STREAMK_PCT=5", set);
+    char spec[96] = "";
+    if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) strcat(spec, ",GEMM_FAST_STREAMK_PCT=5");
+    if (tunable(ctx, "GEMM_FAST_MID_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_PCT=110");
+    if (spec[0]) {
+      harness_env saved = harness_env_set("DUET_TUNE", spec + 1);
+      harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=%s", set, spec + 1);
       harness_expect_status(&c, create_with(&sk_ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
                             "duet_ctx_create");
       harness_case_end(&c);

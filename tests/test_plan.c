@@ -463,7 +463,8 @@ static void fallbacks(void) {
  * src/tuning.c's refinement, which test_manifest checks); OpenCL's tiny tile in k steps of 16
  * (GEMM_FAST_TINY_BK, the same refinement) keeps the slices of steps of 8, the model's latency
  * being per 8 of k, but where the deeper step rounds a slice up; GEMM_FAST_THIN 0 keeps thin C on
- * the square tiles; a tiny tile that does not load (nor the thin ones) leaves its shapes to the
+ * the square tiles; GEMM_FAST_MID_PCT 110 (OpenCL's refinement) weighs the mid tile; a tiny tile
+ * that does not load (nor the thin ones) leaves its shapes to the
  * small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
@@ -512,6 +513,26 @@ static void switched(const device *h100) {
       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 8, 0, 4096, SGEMM_FAST_WIDE_NN, 16))};
   check_plan(h100, &opencl_thin);
   t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
+  /* GEMM_FAST_MID_PCT 110 (OpenCL's): the mid tile where the small tiles leave units idle */
+  const int saved_mid = t[DUET__T_GEMM_FAST_MID_PCT];
+  t[DUET__T_GEMM_FAST_MID_PCT] = 110;
+  const want_plan mid[] = {
+      {"GEMM_FAST_MID_PCT 110 (OpenCL's): 1000^3 on 128 mid tiles in 3 slices",
+       CALL(AUTO, NN, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_MID_NN, 3))},
+      {"GEMM_FAST_MID_PCT 110, both transposed: the mid tile's tt kernel",
+       CALL(AUTO, TT, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_MID_TT, 3))},
+      {"GEMM_FAST_MID_PCT 110: 128 x 16384 x 1024 on 256 mid tiles, one launch",
+       CALL(AUTO, NN, 128, 16384, 1024), FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 16384, FAST_MID_NN))},
+      {"GEMM_FAST_MID_PCT 110: deep k, 2 mid tiles in 196 slices", CALL(AUTO, NT, 128, 128, 65536),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_MID_NT, 196))},
+      {"GEMM_FAST_MID_PCT 110: 300 x 8192 is 192 small tiles, more than the units: small tiles",
+       CALL(AUTO, NN, 300, 8192, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 300, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
+  };
+  for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++) check_plan(h100, &mid[i]);
+  t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
   d.caps.unusable =
