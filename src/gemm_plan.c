@@ -138,8 +138,9 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
   return s ? s : 1;
 }
 
-/* How fast covers a piece: the tiny tile in one slice where k is at most
- * GEMM_FAST_SHALLOW_TINY_K; the big tile where it gives enough tiles to fill the compute units,
+/* How fast covers a piece: the tiny tile (or the tall or wide one where the piece is thin on
+ * that side alone, GEMM_FAST_THIN) in one slice where k is at most GEMM_FAST_SHALLOW_TINY_K; the
+ * big tile where it gives enough tiles to fill the compute units,
  * the piece fills enough of them (GEMM_FAST_BIG_FILL_PCT) and k is deeper than
  * GEMM_FAST_SHALLOW_K, else the small, the mid (GEMM_FAST_MID_PCT), the tiny, the tall or the
  * wide tile (GEMM_FAST_THIN), in one launch or split along k, whichever piece_cost finds fastest.
@@ -153,7 +154,15 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   q->splits = 1;
   const duet__kernel tiny = duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, ta, tb);
   if (k <= T(GEMM_FAST_SHALLOW_TINY_K) && duet__gemm_kernel_fits(x->caps, tun, tiny)) {
-    q->kernel = tiny;
+    /* a C thin on one side only takes the thin tile of that side (as many outputs a block as
+     * the tiny tile, none of them past the C's thin side) */
+    const int tall =
+        T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN) && q->rows > T(GEMM_FAST_WIDE_BM);
+    const int wide =
+        T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM) && q->cols > T(GEMM_FAST_TALL_BN);
+    const duet__kernel thin = duet__kernel_for_trans(
+        tall ? DUET__K_SGEMM_FAST_TALL_NN : DUET__K_SGEMM_FAST_WIDE_NN, ta, tb);
+    q->kernel = (tall || wide) && duet__gemm_kernel_fits(x->caps, tun, thin) ? thin : tiny;
     return;
   }
   if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT) &&

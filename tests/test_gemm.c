@@ -162,9 +162,10 @@ static void run_model(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 /* The tall and wide tiles (GEMM_FAST_THIN): C a tile across or less, its long side crossing the
- * tiles' edges, in one launch (k = 48) or in k slices (5 to 257). */
-static const mnk thin[] = {{61, 13, 4097}, {13, 61, 4097}, {700, 9, 300},
-                           {9, 700, 300},  {4001, 11, 48}, {11, 4001, 48}};
+ * tiles' edges, in one launch (k = 48; k = 24, at most GEMM_FAST_SHALLOW_TINY_K, a ragged k step)
+ * or in k slices (5 to 257). */
+static const mnk thin[] = {{61, 13, 4097}, {13, 61, 4097}, {700, 9, 300},  {9, 700, 300},
+                           {4001, 11, 48}, {11, 4001, 48}, {4001, 11, 24}, {11, 4001, 24}};
 /* The mid tile (GEMM_FAST_MID_PCT): C of fewer small tiles than units, ragged at its edges, in
  * k slices (on the cpu set's tiles: 3, 4 and 129). */
 static const mnk mid[] = {{501, 499, 300}, {130, 1023, 256}, {63, 65, 4097}};
@@ -197,7 +198,8 @@ int main(void) {
   harness_for_each_ctx(run_deep, &deep_small);
   static tuned one_lane_model = {H100_MODEL "80,GEMM_SPLITK_REDUCE_PER_CU=1", "one-lane"};
   harness_for_each_ctx(run_one_lane, &one_lane_model);
-  static model_run thin_model = {{H100_MODEL "80,GEMM_FAST_THIN=1", "thin"}, thin, COUNT(thin)};
+  static model_run thin_model = {
+      {H100_MODEL "80,GEMM_FAST_THIN=1,GEMM_FAST_SHALLOW_TINY_K=32", "thin"}, thin, COUNT(thin)};
   harness_for_each_ctx(run_model, &thin_model);
   static model_run mid_model = {
       {H100_MODEL "80,GEMM_FAST_MID_PER_CU=3,GEMM_FAST_MID_PCT=110", "mid"}, mid, COUNT(mid)};

@@ -334,6 +334,12 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 300, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
       {"k at most GEMM_FAST_SHALLOW_TINY_K (32): the tiny tile, one launch",
        CALL(AUTO, NN, 4096, 4096, 32), FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_TINY_NN))},
+      {"k at most GEMM_FAST_SHALLOW_TINY_K, 8 columns: the tall tile, one launch",
+       CALL(AUTO, NN, 65536, 8, 32), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 8, FAST_TALL_NN))},
+      {"k at most GEMM_FAST_SHALLOW_TINY_K, 16 rows, B transposed: the wide tile, one launch",
+       CALL(AUTO, NT, 16, 65536, 24), FAST_PLAN(0, 0, 1, PIECE(0, 16, 0, 65536, FAST_WIDE_NT))},
+      {"k at most GEMM_FAST_SHALLOW_TINY_K, C thin on both sides: the tiny tile",
+       CALL(FAST, NN, 30, 20, 32), FAST_PLAN(0, 0, 1, PIECE(0, 30, 0, 20, FAST_TINY_NN))},
       {"k = 1, B transposed: the tiny tile (A and B packed to an ld of 4)",
        CALL(AUTO, NT, 2048, 2048, 1), FAST_PLAN(1, 1, 1, PIECE(0, 2048, 0, 2048, FAST_TINY_NT))},
       {"64 big tiles, under a wave but GEMM_FAST_BIG_PCT (30) of it: stream-K on the big tile",
@@ -491,6 +497,8 @@ static void switched(const device *h100) {
        FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TINY_NN))},
       {"GEMM_FAST_THIN 0: five rows on the tiny tile, 8 slices", CALL(FAST, NN, 5, 4096, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_TINY_NN, 8))},
+      {"GEMM_FAST_THIN 0, k at most GEMM_FAST_SHALLOW_TINY_K: 8 columns on the tiny tile",
+       CALL(AUTO, NN, 65536, 8, 32), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 8, FAST_TINY_NN))},
   };
   for (size_t i = 0; i < sizeof square / sizeof square[0]; i++) check_plan(h100, &square[i]);
   const int saved_bk = t[DUET__T_GEMM_FAST_TINY_BK];
