@@ -178,6 +178,11 @@ static void check_plan(const device *d, const want_plan *w) {
   harness_case_end(&c);
 }
 
+/* check_plan for each of n wanted plans */
+static void check_plans(const device *d, const want_plan *w, size_t n) {
+  for (size_t i = 0; i < n; i++) check_plan(d, &w[i]);
+}
+
 /* The tables below: a call, and the plan it must get. */
 #define TA_NN 0
 #define TA_NT 0
@@ -353,7 +358,7 @@ static void h100(const device *d) {
       {"coalesced", CALL(COALESCED, NT, 33, 65, 17), SIMPLE_PLAN(COALESCED, SGEMM_COALESCED)},
       {"naive", CALL(NAIVE, TN, 33, 65, 17), SIMPLE_PLAN(NAIVE, SGEMM_NAIVE)},
   };
-  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
+  check_plans(d, w, sizeof w / sizeof w[0]);
 }
 
 /* PoCL on the 2-core development machine (cpu set: 64 x 64 tiles, no stream-K). */
@@ -395,7 +400,7 @@ static void pocl(const device *d) {
       {"k == 0 scales C", CALL(AUTO, NN, 20, 30, 0), .runs = DUET_GEMM_AUTO,
        .form = DUET__GEMM_SCALE, .kernel = K(SCALE)},
   };
-  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
+  check_plans(d, w, sizeof w / sizeof w[0]);
 }
 
 /* AUTO's fallbacks: what a device cannot run, or a kernel that failed to load, hands the call to
@@ -411,7 +416,7 @@ static void fallbacks(void) {
       {"one row: GEMV", CALL(AUTO, NN, 1, 300, 255),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 300, SGEMV, 1, ROWS, 5))},
   };
-  for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) check_plan(&d, &keep[i]);
+  check_plans(&d, keep, sizeof keep / sizeof keep[0]);
   /* a large device whose kernels fail to load one after the other */
   d = dev("PoCL with kernels that failed to build", DUET__SET_CPU, 2, 4096, 1024 * KIB);
   static const struct {
@@ -461,7 +466,7 @@ static void fallbacks(void) {
       /* an explicit variant is never replaced: its launch says why */
       {"tiled asked for: tiled", CALL(TILED, NN, 64, 64, 64), SIMPLE_PLAN(TILED, SGEMM_TILED)},
   };
-  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) check_plan(&d, &small[i]);
+  check_plans(&d, small, sizeof small / sizeof small[0]);
 }
 
 /* Rules that a tunable or a failed build turns on: GEMM_FAST_SHALLOW_K sends a large C with a
@@ -500,7 +505,7 @@ static void switched(const device *h100) {
       {"GEMM_FAST_THIN 0, k at most GEMM_FAST_SHALLOW_TINY_K: 8 columns on the tiny tile",
        CALL(AUTO, NN, 65536, 8, 32), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 8, FAST_TINY_NN))},
   };
-  for (size_t i = 0; i < sizeof square / sizeof square[0]; i++) check_plan(h100, &square[i]);
+  check_plans(h100, square, sizeof square / sizeof square[0]);
   const int saved_bk = t[DUET__T_GEMM_FAST_TINY_BK];
   t[DUET__T_GEMM_FAST_TINY_BK] = 16;
   const want_plan deep_steps[] = {
@@ -511,8 +516,7 @@ static void switched(const device *h100) {
        CALL(AUTO, NN, 512, 512, 512),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_NN, 8))},
   };
-  for (size_t i = 0; i < sizeof deep_steps / sizeof deep_steps[0]; i++)
-    check_plan(h100, &deep_steps[i]);
+  check_plans(h100, deep_steps, sizeof deep_steps / sizeof deep_steps[0]);
   t[DUET__T_GEMM_FAST_THIN] = saved_thin;
   const want_plan opencl_thin = {
       "OpenCL's values (TINY_BK 16, thin tiles on): 8 x 4096 x 4096 on "
@@ -539,7 +543,7 @@ static void switched(const device *h100) {
        CALL(AUTO, NN, 300, 8192, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 300, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
   };
-  for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++) check_plan(h100, &mid[i]);
+  check_plans(h100, mid, sizeof mid / sizeof mid[0]);
   t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
@@ -551,7 +555,7 @@ static void switched(const device *h100) {
       {"32^3: one small tile", CALL(FAST, NN, 32, 32, 32),
        FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_SMALL_NN))},
   };
-  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(&d, &w[i]);
+  check_plans(&d, w, sizeof w / sizeof w[0]);
 }
 
 /* The default set on a mid-size GPU (128 x 128 tiles both, 80 units). */
@@ -563,7 +567,7 @@ static void generic(const device *d) {
        CALL(AUTO, NN, 1536, 1536, 1536),
        FAST_PLAN(0, 0, 1, SK_PIECE(0, 1536, 0, 1536, SGEMM_FAST_SK_NN, 144, 80))},
   };
-  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) check_plan(d, &w[i]);
+  check_plans(d, w, sizeof w / sizeof w[0]);
 }
 
 /* fast's kernels per transpose combination: each four in the order nn, nt, tn, tt that
