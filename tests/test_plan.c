@@ -544,6 +544,15 @@ static void switched(const device *h100) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 300, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
   };
   check_plans(h100, mid, sizeof mid / sizeof mid[0]);
+  device no_mid = *h100;
+  no_mid.name = "an H100 whose mid tile did not load";
+  no_mid.caps.unusable = 1ull << K(SGEMM_FAST_MID_NN);
+  const want_plan small_again = {
+      "GEMM_FAST_MID_PCT 110, the mid tile unusable: 1000^3 on small "
+      "tiles, 4 slices",
+      CALL(AUTO, NN, 1000, 1000, 1000),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_NN, 4))};
+  check_plan(&no_mid, &small_again);
   t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
