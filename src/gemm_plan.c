@@ -140,10 +140,10 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
 
 /* How fast covers a piece: the tiny tile (or the tall or wide one where the piece is thin on
  * that side alone, GEMM_FAST_THIN) in one slice where k is at most GEMM_FAST_SHALLOW_TINY_K; the
- * big tile where it gives enough tiles to fill the compute units,
- * the piece fills enough of them (GEMM_FAST_BIG_FILL_PCT) and k is deeper than
- * GEMM_FAST_SHALLOW_K, else the small, the mid (GEMM_FAST_MID_PCT), the tiny, the tall or the
- * wide tile (GEMM_FAST_THIN), in one launch or split along k, whichever piece_cost finds fastest.
+ * big tile where it gives enough tiles to fill the compute units, the piece fills enough of them
+ * (GEMM_FAST_BIG_FILL_PCT) and k is deeper than GEMM_FAST_SHALLOW_K, else the small, the mid
+ * (GEMM_FAST_MID_PCT), the tiny, the tall or the wide tile (GEMM_FAST_THIN), in one launch or
+ * split along k, whichever piece_cost finds fastest.
  * The slice counts tried: 1, the most that give the busiest unit b blocks for b up to four rounds
  * of resident blocks, and the most allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices;
  * 128 x 128 x 65536: 4 tiny tiles in 132). */
