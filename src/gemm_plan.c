@@ -153,16 +153,15 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int ta = x->s->ta, tb = x->s->tb;
   q->splits = 1;
   const duet__kernel tiny = duet__kernel_for_trans(DUET__K_SGEMM_FAST_TINY_NN, ta, tb);
+  /* the piece's columns fit one tall tile across, its rows one wide tile (GEMM_FAST_THIN) */
+  const int thin_cols = T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN);
+  const int thin_rows = T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM);
   if (k <= T(GEMM_FAST_SHALLOW_TINY_K) && duet__gemm_kernel_fits(x->caps, tun, tiny)) {
     /* a C thin on one side only takes the thin tile of that side (as many outputs a block as
      * the tiny tile, none of them past the C's thin side) */
-    const int tall =
-        T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN) && q->rows > T(GEMM_FAST_WIDE_BM);
-    const int wide =
-        T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM) && q->cols > T(GEMM_FAST_TALL_BN);
     const duet__kernel thin = duet__kernel_for_trans(
-        tall ? DUET__K_SGEMM_FAST_TALL_NN : DUET__K_SGEMM_FAST_WIDE_NN, ta, tb);
-    q->kernel = (tall || wide) && duet__gemm_kernel_fits(x->caps, tun, thin) ? thin : tiny;
+        thin_cols ? DUET__K_SGEMM_FAST_TALL_NN : DUET__K_SGEMM_FAST_WIDE_NN, ta, tb);
+    q->kernel = thin_cols != thin_rows && duet__gemm_kernel_fits(x->caps, tun, thin) ? thin : tiny;
     return;
   }
   if (big_tiles(x, q->rows, q->cols) * 100 >= u * T(GEMM_FAST_BIG_PCT) &&
@@ -177,10 +176,10 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const size_t tiny_cu = T(GEMM_FAST_TINY_PER_CU), tiny_pct = T(GEMM_FAST_TINY_PCT);
   tile_kind kinds[5];
   int nkinds = 0;
-  if (T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN))
+  if (thin_cols)
     kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TALL_NN, ta, tb, T(GEMM_FAST_TALL_BM),
                               T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), tiny_cu, tiny_pct);
-  if (T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM))
+  if (thin_rows)
     kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_WIDE_NN, ta, tb, T(GEMM_FAST_WIDE_BM),
                               T(GEMM_FAST_WIDE_BN), T(GEMM_FAST_WIDE_BK), tiny_cu, tiny_pct);
   kinds[nkinds++] =

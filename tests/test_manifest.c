@@ -216,7 +216,7 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
    * 132 units, and one small tile with k = 16384 on 2), or a strip of a small tile a unit where
    * the mid tile takes fewer (GEMM_FAST_MID_PCT); half a tiny tile (the small tile's would be
    * three quarters padding) */
-  static const char *const tile_names[5][4][2] = {
+  static const char *const tile_names[6][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
        {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
        {"duet_sgemm_fast_tn", "duet_sgemm_fast_tn [gemm_fast,"},
@@ -236,7 +236,11 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
       {{"duet_sgemm_fast_nn of the wide tile", "duet_sgemm_fast_nn [gemm_fast_wide,"},
        {"duet_sgemm_fast_nt of the wide tile", "duet_sgemm_fast_nt [gemm_fast_wide,"},
        {"duet_sgemm_fast_tn of the wide tile", "duet_sgemm_fast_tn [gemm_fast_wide,"},
-       {"duet_sgemm_fast_tt of the wide tile", "duet_sgemm_fast_tt [gemm_fast_wide,"}}};
+       {"duet_sgemm_fast_tt of the wide tile", "duet_sgemm_fast_tt [gemm_fast_wide,"}},
+      {{"duet_sgemm_fast_nn of the mid tile", "duet_sgemm_fast_nn [gemm_fast_mid,"},
+       {"duet_sgemm_fast_nt of the mid tile", "duet_sgemm_fast_nt [gemm_fast_mid,"},
+       {"duet_sgemm_fast_tn of the mid tile", "duet_sgemm_fast_tn [gemm_fast_mid,"},
+       {"duet_sgemm_fast_tt of the mid tile", "duet_sgemm_fast_tt [gemm_fast_mid,"}}};
   for (int tr = 0; tr < 4; tr++) {
     const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
     const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
@@ -268,21 +272,14 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
     reach(dev, &small_t, small, sizeof small / sizeof small[0]);
     reach(dev, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
   }
-  /* the mid tile (on sk, a context whose set weighs it) of each transpose pair: one small tile
-   * with a deep k (on few units), or 64 small tiles (on more than 64) */
-  const size_t mbm = (size_t)tunable(sk->ctx, "GEMM_FAST_SMALL_BM");
-  const size_t mbn = (size_t)tunable(sk->ctx, "GEMM_FAST_SMALL_BN");
-  static const char *const mid_names[4][2] = {
-      {"duet_sgemm_fast_nn of the mid tile", "duet_sgemm_fast_nn [gemm_fast_mid,"},
-      {"duet_sgemm_fast_nt of the mid tile", "duet_sgemm_fast_nt [gemm_fast_mid,"},
-      {"duet_sgemm_fast_tn of the mid tile", "duet_sgemm_fast_tn [gemm_fast_mid,"},
-      {"duet_sgemm_fast_tt of the mid tile", "duet_sgemm_fast_tt [gemm_fast_mid,"}};
+  /* the mid tile (on sk, a context of the same set that weighs it) of each transpose pair: one
+   * small tile with a deep k (on few units), or 64 small tiles (on more than 64) */
   for (int tr = 0; tr < 4; tr++) {
     const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
     const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
-    const gemm_call mid[] = {{ta, tb, mbm - 3, mbn, 4096, 1},
-                             {ta, tb, 8 * mbm, 8 * mbn - 5, 1024, 0}};
-    const target mid_t = {mid_names[tr][0], {mid_names[tr][1], NULL}};
+    const gemm_call mid[] = {{ta, tb, sbm - 3, sbn, 4096, 1},
+                             {ta, tb, 8 * sbm, 8 * sbn - 5, 1024, 0}};
+    const target mid_t = {tile_names[5][tr][0], {tile_names[5][tr][1], NULL}};
     reach(sk, &mid_t, mid, sizeof mid / sizeof mid[0]);
   }
   /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole

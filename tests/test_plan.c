@@ -198,8 +198,8 @@ static void check_plans(const device *d, const want_plan *w, size_t n) {
   .runs = DUET_GEMM_FAST, .form = DUET__GEMM_FAST, .pack_a = (PA), .pack_b = (PB), \
   .npieces = (NP), .piece = {__VA_ARGS__}
 #define SIMPLE_PLAN(V, KID) .runs = DUET_GEMM_##V, .form = DUET__GEMM_SIMPLE, .kernel = K(KID)
-/* a piece of fast's big (FAST_NN..TT), small, tiny, tall or wide (FAST_SMALL_NN..TT, ...) tile,
- * one slice */
+/* a piece of fast's big (FAST_NN..TT), small, tiny, tall, wide or mid (FAST_SMALL_NN..TT, ...)
+ * tile, one slice */
 #define PIECE(R0, R, C0, C, KID) \
   { (R0), (R), (C0), (C), K(SGEMM_##KID), 1, 0, DUET__THIN_NONE, 0 }
 #define SPLIT_PIECE(R0, R, C0, C, KID, S) \
@@ -475,8 +475,7 @@ static void fallbacks(void) {
  * (GEMM_FAST_TINY_BK, the same refinement) keeps the slices of steps of 8, the model's latency
  * being per 8 of k, but where the deeper step rounds a slice up; GEMM_FAST_THIN 0 keeps thin C on
  * the square tiles; GEMM_FAST_MID_PCT 110 (OpenCL's refinement) weighs the mid tile; a tiny tile
- * that does not load (nor the thin ones) leaves its shapes to the
- * small one (never to tiled). */
+ * that does not load (nor the thin ones) leaves its shapes to the small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
   const int saved = t[DUET__T_GEMM_FAST_SHALLOW_K];
