@@ -106,6 +106,9 @@
  *                         with a skinny kernel: skinny where the other operand is read along the
  *                         strip (rows with B not transposed, columns with A transposed), else
  *                         skinny-dot, a dot product per output; 0: never
+ * GEMM_FAST_SKINNY_DOT    1: ... skinny-dot included; 0: a strip that skinny-dot would take
+ *                         keeps the tiles (on PoCL the tall and wide tiles ran such strips
+ *                         1.5-2.7x faster: docs/results/tuning-notes.md)
  * GEMM_FAST_GEMV          1: fast (and so AUTO) runs a piece of C one row or one column thin
  *                         with a GEMV kernel: sgemv where the big operand is read along the
  *                         outputs (a row with B not transposed, a column with A transposed),
@@ -281,7 +284,7 @@
   DUET__RULE(GEMM_FAST_THIN, T(GEMM_FAST_THIN) <= 1,                                               \
              "GEMM_FAST_THIN is 0 (never) or 1 (the tall and wide tiles where they fit)")          \
   X(GEMM_FAST_BIG_PCT,       75,  30,  75) \
-  X(GEMM_FAST_BIG_FILL_PCT,  50,  60,   0) \
+  X(GEMM_FAST_BIG_FILL_PCT,  50,  60,  50) \
   X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
   X(GEMM_AUTO_COALESCED_MAX,  0,   0,  64) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
@@ -307,6 +310,9 @@
              "GEMM_SKINNY_S is at most 32 (skinny-dot sums a strip's outputs in the 32 lanes of "  \
              "a warp)")                                                                            \
   X(GEMM_FAST_SKINNY,         1,   1,   1) \
+  X(GEMM_FAST_SKINNY_DOT,     1,   1,   0) \
+  DUET__RULE(GEMM_FAST_SKINNY_DOT, T(GEMM_FAST_SKINNY_DOT) <= 1,                                   \
+             "GEMM_FAST_SKINNY_DOT is 0 (strips keep their tiles) or 1 (skinny-dot takes them)")   \
   X(GEMM_FAST_GEMV,           1,   1,   1) \
   X(GEMV_THREADS,           256, 256,  64) \
   DUET__RULE(GEMV_THREADS, T(GEMV_THREADS) % 32 == 0 && T(GEMV_THREADS) <= 1024,                   \

@@ -233,12 +233,12 @@ static size_t stream_k_tiles(const inputs *x, size_t rows, size_t cols) {
 /* A piece at most GEMM_SKINNY_S rows or columns thin takes a skinny kernel, a matrix-vector
  * product, where its other operand is read along the strip (thin rows with B not transposed, thin
  * columns with A transposed), else skinny-dot, a dot product per output (thin columns with A read
- * along its rows, thin rows with B^T); docs/results/tuning-notes.md says what the small tile did
- * with such a strip. Its grid: one block per tile_x outputs along the strip, split along k until
- * the blocks give each compute unit about four, with at least 64 of k per slice. Where the device
- * cannot take the kernel's block (128 work-items) or its group did not build, the piece keeps its
- * tile: slower, never refused. The kernels take the orientation as their thin_rows argument
- * (kernels_cl/gemm_skinny.cl). */
+ * along its rows, thin rows with B^T; GEMM_FAST_SKINNY_DOT 0 leaves those to the tiles);
+ * docs/results/tuning-notes.md says what the small tile did with such a strip. Its grid: one block
+ * per tile_x outputs along the strip, split along k until the blocks give each compute unit about
+ * four, with at least 64 of k per slice. Where the device cannot take the kernel's block (128
+ * work-items) or its group did not build, the piece keeps its tile: slower, never refused. The
+ * kernels take the orientation as their thin_rows argument (kernels_cl/gemm_skinny.cl). */
 static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   const size_t thin = T(GEMM_SKINNY_S);
@@ -248,7 +248,7 @@ static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
   if ((q->rows <= thin && !tb) || (q->cols <= thin && ta)) {
     kernel = DUET__K_SGEMM_SKINNY;
     side = !tb && q->rows <= thin ? DUET__THIN_ROWS : DUET__THIN_COLS;
-  } else if ((q->cols <= thin && !ta) || (q->rows <= thin && tb)) {
+  } else if (((q->cols <= thin && !ta) || (q->rows <= thin && tb)) && T(GEMM_FAST_SKINNY_DOT)) {
     kernel = DUET__K_SGEMM_SKINNY_DOT;
     side = !ta && q->cols <= thin ? DUET__THIN_COLS : DUET__THIN_ROWS;
   } else {

@@ -127,12 +127,13 @@ static int zero_allowed(int t) {
   return t == DUET__T_TRANSPOSE_AUTO_ALIGN || t == DUET__T_TRANSPOSE_VEC ||
          t == DUET__T_GEMM_FAST_STRIPS || t == DUET__T_GEMM_FAST_STREAMK_PCT ||
          t == DUET__T_GEMM_PACK_MIN_INTENSITY || t == DUET__T_GEMM_FAST_SKINNY ||
-         t == DUET__T_REDUCE_ONE_PASS || t == DUET__T_STENCIL_MIN_BLOCKS ||
-         t == DUET__T_QUEUE_FLUSH || t == DUET__T_GEMM_FAST_GEMV ||
-         t == DUET__T_GEMM_FAST_SHALLOW_K || t == DUET__T_GEMM_FAST_SHALLOW_TINY_K ||
-         t == DUET__T_GEMM_FAST_BIG_FILL_PCT || t == DUET__T_GEMM_AUTO_TILED_MAX ||
-         t == DUET__T_GEMM_AUTO_COALESCED_MAX || t == DUET__T_GEMM_FAST_FOUR_BODIES ||
-         t == DUET__T_GEMM_FAST_THIN || t == DUET__T_GEMM_FAST_MID_PCT;
+         t == DUET__T_GEMM_FAST_SKINNY_DOT || t == DUET__T_REDUCE_ONE_PASS ||
+         t == DUET__T_STENCIL_MIN_BLOCKS || t == DUET__T_QUEUE_FLUSH ||
+         t == DUET__T_GEMM_FAST_GEMV || t == DUET__T_GEMM_FAST_SHALLOW_K ||
+         t == DUET__T_GEMM_FAST_SHALLOW_TINY_K || t == DUET__T_GEMM_FAST_BIG_FILL_PCT ||
+         t == DUET__T_GEMM_AUTO_TILED_MAX || t == DUET__T_GEMM_AUTO_COALESCED_MAX ||
+         t == DUET__T_GEMM_FAST_FOUR_BODIES || t == DUET__T_GEMM_FAST_THIN ||
+         t == DUET__T_GEMM_FAST_MID_PCT;
 }
 
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet

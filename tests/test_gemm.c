@@ -15,11 +15,12 @@ typedef struct {
  * {190, 170, 333} is 9 of the CPU's 64 x 64 tiles, which leave a unit idle: stream-K; fast runs
  * {1, 300, 255}, {3, 700, 301} (B not transposed) and {255, 1, 300}, {521, 2, 130} (A transposed)
  * as skinny strips, split along k, and the same shapes' other transposes (B transposed, A not)
- * as skinny-dot strips. A row or a column of C is a GEMV (sgemv or sgemv-dot by transpose): {1,
- * 300, 255}, {255, 1, 300}, k = 1 ({517, 1, 1}, {1, 517, 1}), split along k on a CPU ({1, 130,
- * 2049}, {5, 1, 1500}, {1, 1, 1000}), deep ({1, 1, 100003}, {3, 1, 65537}); the padded lds (+3,
- * +5) take its unaligned paths, and {65, 65, 1030}, {129, 67, 77} and {100, 257, 129} its offsets
- * (a row or column cut off as a strip). */
+ * as skinny-dot strips (on the cpu set, GEMM_FAST_SKINNY_DOT 0, as tall and wide tiles: the
+ * "skinnydot" run below takes skinny-dot there). A row or a column of C is a GEMV (sgemv or
+ * sgemv-dot by transpose): {1, 300, 255}, {255, 1, 300}, k = 1 ({517, 1, 1}, {1, 517, 1}), split
+ * along k on a CPU ({1, 130, 2049}, {5, 1, 1500}, {1, 1, 1000}), deep ({1, 1, 100003}, {3, 1,
+ * 65537}); the padded lds (+3, +5) take its unaligned paths, and {65, 65, 1030}, {129, 67, 77} and
+ * {100, 257, 129} its offsets (a row or column cut off as a strip). */
 static const mnk small[] = {
     {1, 1, 1},       {1, 1, 7},      {7, 5, 3},       {16, 16, 16},  {17, 31, 33},   {64, 64, 64},
     {100, 257, 129}, {255, 1, 300},  {1, 300, 255},   {300, 200, 0}, {0, 5, 5},      {40, 50, 1030},
@@ -186,6 +187,9 @@ int main(void) {
   harness_for_each_ctx(run_tuned, &stream_k);
   harness_for_each_ctx(run_tuned, &both);
   harness_for_each_ctx(run_tuned, &no_gemv);
+  /* skinny-dot on a set that leaves its strips to the tiles (cpu) */
+  static tuned skinny_dot = {"GEMM_FAST_SKINNY_DOT=1", "skinnydot"};
+  harness_for_each_ctx(run_tuned, &skinny_dot);
   harness_for_each_ctx(run_tuned, &shallow);
 #define H100_MODEL                                                                          \
   "GEMM_SPLITK_MAX=1024,GEMM_SPLITK_MIN_K=8,GEMM_COST_LAT=500,GEMM_COST_LANES=128,"         \

@@ -157,9 +157,9 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
 
 /* Every kernel of fast's plans: big, small, tiny, tall, wide and mid tile for each transpose pair,
  * split-K, skinny and skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and
- * in k slices, and the mid tile and stream-K for each transpose pair (on sk, a context whose set
- * plans them). The calls are derived from the context's tiles and units, so that each reaches its
- * kernel on any device; duet_sgemm_plan says which one does. */
+ * in k slices, and skinny-dot, the mid tile and stream-K for each transpose pair (on sk, a
+ * context whose set plans them). The calls are derived from the context's tiles and units, so that
+ * each reaches its kernel on any device; duet_sgemm_plan says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
@@ -202,8 +202,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
   reach(dev, &t[0], split, sizeof split / sizeof split[0]);
   reach(dev, &t[1], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
   reach(dev, &t[2], skinny_cols, 1);
-  reach(dev, &t[3], dot_rows, 1);
-  reach(dev, &t[4], dot_cols, 1);
+  reach(sk, &t[3], dot_rows, 1); /* sk: where the set leaves skinny-dot's strips to the tiles */
+  reach(sk, &t[4], dot_cols, 1);
   reach(dev, &t[5], gemv_row, 1);
   reach(dev, &t[6], gemv_col, 1);
   reach(dev, &t[7], gemv_dot_row, 1);
@@ -326,12 +326,13 @@ static void check_sets(const harness_dev *dev) {
     check_tunables(dev, ctx, set);
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
-    /* stream-K and the mid tile where the set weighs them, else with DUET_TUNE turning them on
-     * (plan tunables, so CUDA takes them too) on another context of the same set */
+    /* stream-K, the mid tile and skinny-dot where the set plans them, else with DUET_TUNE turning
+     * them on (plan tunables, so CUDA takes them too) on another context of the same set */
     duet_ctx *sk_ctx = NULL;
     char spec[96] = "";
     if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) strcat(spec, ",GEMM_FAST_STREAMK_PCT=5");
     if (tunable(ctx, "GEMM_FAST_MID_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_PCT=110");
+    if (tunable(ctx, "GEMM_FAST_SKINNY_DOT") == 0) strcat(spec, ",GEMM_FAST_SKINNY_DOT=1");
     if (spec[0]) {
       harness_env saved = harness_env_set("DUET_TUNE", spec + 1);
       harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=%s", set, spec + 1);

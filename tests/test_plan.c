@@ -378,10 +378,18 @@ static void pocl(const device *d) {
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 700, 0, 1, SGEMV_DOT, 1, COLS, 88))},
       {"one row of B^T: sgemv-dot in 4 slices", CALL(AUTO, NT, 1, 5, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 5, SGEMV_DOT, 4, ROWS, 1))},
-      {"skinny-dot on thin columns, the last 9 rows cut off as a strip",
+      /* GEMM_FAST_SKINNY_DOT 0: what skinny-dot would take keeps the tiles (the strip is cut
+       * off by the big tiles' rule, before the thin tile is weighed) */
+      {"thin columns of A read along k: the tall tile, the last 9 rows cut off as a strip",
        CALL(AUTO, NT, 521, 2, 130),
-       FAST_PLAN(0, 0, 2, THIN_PIECE(0, 512, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 64),
-                 THIN_PIECE(512, 9, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 2))},
+       FAST_PLAN(0, 0, 2, PIECE(0, 512, 0, 2, FAST_TALL_NT), PIECE(512, 9, 0, 2, FAST_TINY_NT))},
+      /* GEMM_FAST_BIG_FILL_PCT 50: a C filling less of the big tiles weighs the others */
+      {"8 x 1024 fills an eighth of its big tiles: the wide tile", CALL(AUTO, NN, 8, 1024, 1024),
+       FAST_PLAN(0, 0, 1, PIECE(0, 8, 0, 1024, FAST_WIDE_NN))},
+      {"1024 x 16 fills a quarter of its big tiles: the tall tile", CALL(AUTO, NN, 1024, 16, 1024),
+       FAST_PLAN(0, 0, 1, PIECE(0, 1024, 0, 16, FAST_TALL_NN))},
+      {"2048 x 32 fills half of its big tiles: the big tile", CALL(AUTO, NN, 2048, 32, 256),
+       FAST_PLAN(0, 0, 1, PIECE(0, 2048, 0, 32, FAST_NN))},
       {"C of one tiny tile: the tiny tile (the small one would be three quarters padding)",
        CALL(AUTO, NN, 32, 32, 32), FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_TINY_NN))},
       {"a single tile, deep k: 2 slices on the tiny tile", CALL(AUTO, NN, 32, 32, 65536),
@@ -401,6 +409,18 @@ static void pocl(const device *d) {
        .form = DUET__GEMM_SCALE, .kernel = K(SCALE)},
   };
   check_plans(d, w, sizeof w / sizeof w[0]);
+  /* the GPU sets' GEMM_FAST_SKINNY_DOT 1 on the same device: skinny-dot takes the strips */
+  device dot = *d;
+  dot.name = "PoCL 2 cores, GEMM_FAST_SKINNY_DOT 1";
+  int *t = tun[dot.set];
+  const int saved_dot = t[DUET__T_GEMM_FAST_SKINNY_DOT];
+  t[DUET__T_GEMM_FAST_SKINNY_DOT] = 1;
+  const want_plan on = {"skinny-dot on thin columns, the last 9 rows cut off as a strip",
+                        CALL(AUTO, NT, 521, 2, 130),
+                        FAST_PLAN(0, 0, 2, THIN_PIECE(0, 512, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 64),
+                                  THIN_PIECE(512, 9, 0, 2, SGEMM_SKINNY_DOT, 2, COLS, 2))};
+  check_plan(&dot, &on);
+  t[DUET__T_GEMM_FAST_SKINNY_DOT] = saved_dot;
 }
 
 /* AUTO's fallbacks: what a device cannot run, or a kernel that failed to load, hands the call to
@@ -408,10 +428,10 @@ static void pocl(const device *d) {
 static void fallbacks(void) {
   device d = dev("a CPU of 128 work-items", DUET__SET_CPU, 2, 128, 1024 * KIB);
   const want_plan keep[] = {
-      /* fast's block of 64 fits, skinny's of 256 does not: the strip keeps its tile (11 tiles
-       * on 2 units: the last 3 stream-K) */
-      {"skinny does not fit: fast's tile", CALL(AUTO, NN, 3, 700, 301),
-       FAST_PLAN(0, 0, 1, SK_PIECE(0, 3, 0, 700, SGEMM_FAST_SK_NN, 3, 10))},
+      /* fast's block of 64 fits, skinny's of 256 does not: the strip keeps its tile, the wide
+       * one (3 rows fill 5% of the big tiles) */
+      {"skinny does not fit: fast's wide tile", CALL(AUTO, NN, 3, 700, 301),
+       FAST_PLAN(0, 0, 1, PIECE(0, 3, 0, 700, FAST_WIDE_NN))},
       /* AUTO, m == 1: fast's plan, GEMV's 64 fit */
       {"one row: GEMV", CALL(AUTO, NN, 1, 300, 255),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 300, SGEMV, 1, ROWS, 5))},

@@ -208,9 +208,10 @@ static void split_k(const harness_dev *dev, void *user) {
       {DUET_GEMM_TILED, NN, 40, 50, 1030, INFINITY, 0.0f, NULL, NULL, NULL, DUET_OK},
   };
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(dev, dev->ctx, &calls[i]);
-  /* skinny, then skinny-dot, each split along k: a row of C is theirs without GEMV */
+  /* skinny, then skinny-dot, each split along k: a row of C is theirs without GEMV (and
+   * skinny-dot's on every set, the cpu set's GEMM_FAST_SKINNY_DOT 0 too) */
   harness_dev d;
-  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_GEMV=0")) return;
+  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_GEMV=0,GEMM_FAST_SKINNY_DOT=1")) return;
   const gemm_call thin[] = {
       {FAST, NN, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny", DUET_OK},
       {FAST, DUET_NO_TRANS, DUET_TRANS, 1, 1, 128, 3e38f, 0.0f, halves, ones, "skinny_dot",
@@ -314,7 +315,7 @@ static const gemm_call thin[] = {
     {DUET_GEMM_AUTO, DUET_NO_TRANS, DUET_TRANS, 521, 2, 130, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
     {DUET_GEMM_AUTO, NN, 1, 1, 7, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
     {DUET_GEMM_AUTO, NN, 129, 67, 77, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
-    /* fast alone: its plan keeps the small tile where skinny cannot run */
+    /* fast alone: its plan keeps a tile where skinny cannot run */
     {FAST, NN, 3, 700, 301, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK},
     {FAST, DUET_NO_TRANS, DUET_TRANS, 521, 2, 130, 1.0f, 0.0f, NULL, NULL, NULL, DUET_OK},
 };
