@@ -108,7 +108,7 @@
  *                         skinny-dot, a dot product per output; 0: never
  * GEMM_FAST_SKINNY_DOT    1: ... skinny-dot included; 0: a strip that skinny-dot would take
  *                         keeps the tiles (on PoCL the tall and wide tiles ran such strips
- *                         1.5-2.7x faster: docs/results/tuning-notes.md)
+ *                         1.3-2.7x faster: docs/results/tuning-notes.md)
  * GEMM_FAST_GEMV          1: fast (and so AUTO) runs a piece of C one row or one column thin
  *                         with a GEMV kernel: sgemv where the big operand is read along the
  *                         outputs (a row with B not transposed, a column with A transposed),
