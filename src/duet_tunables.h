@@ -87,8 +87,9 @@
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
  *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
- *                         cutting it off saves a wave of tiles, fast runs it as a strip of its
- *                         own (small tiles, split-K); 0: never
+ *                         cutting it off saves a wave of tiles (the rest filling its big tiles
+ *                         as GEMM_FAST_BIG_FILL_PCT asks), fast runs it as a strip of its own
+ *                         (small tiles, split-K); 0: never
  * GEMM_FAST_STREAMK_PCT   stream-K: where the big tiles leave at least this percentage of their
  *                         waves' block slots idle, fast shares the last tiles' k iterations out
  *                         among one block per compute unit (src/gemm_plan.c); 0: never

@@ -374,8 +374,9 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
 
 /* The pieces of C: all of it, or, where the big tile's last row or column of tiles is at most
  * half full and cutting it off takes a wave of tiles off the rest (n = 4097 on 132 units: 561
- * tiles in 5 waves, 512 in 4 without them), the rest plus that strip, which takes the small tile
- * and split-K as few tiles do, or a skinny kernel. */
+ * tiles in 5 waves, 512 in 4 without them) and the rest fills its big tiles
+ * (GEMM_FAST_BIG_FILL_PCT, so that it takes them), the rest plus that strip, which takes the
+ * small tile and split-K as few tiles do, or a skinny kernel. */
 static int cut_pieces(const inputs *x, duet__gemm_plan *p) {
   const int *tun = x->tun;
   const size_t m = x->s->m, n = x->s->n, u = units(x->caps);
@@ -388,7 +389,9 @@ static int cut_pieces(const inputs *x, duet__gemm_plan *p) {
     size_t best_waves = waves(x, m, n);
     for (unsigned o = 1; o < 4; o++) {
       if (((o & 1) && !cut_m) || ((o & 2) && !cut_n)) continue;
-      const size_t w = waves(x, m - (o & 1 ? cut_m : 0), n - (o & 2 ? cut_n : 0));
+      const size_t rm = m - (o & 1 ? cut_m : 0), rn = n - (o & 2 ? cut_n : 0);
+      if (!big_fills(x, rm, rn)) continue; /* the rest would not take the big tile either */
+      const size_t w = waves(x, rm, rn);
       if (w < best_waves) best_waves = w, best = o;
     }
   }
