@@ -107,8 +107,8 @@
  *                         with a skinny kernel: skinny where the other operand is read along the
  *                         strip (rows with B not transposed, columns with A transposed), else
  *                         skinny-dot, a dot product per output; 0: never
- * GEMM_FAST_SKINNY_DOT    1: ... skinny-dot included; 0: a strip that skinny-dot would take
- *                         keeps the tiles (on PoCL the tall and wide tiles ran such strips
+ * GEMM_FAST_SKINNY_DOT    1: with GEMM_FAST_SKINNY, skinny-dot takes the strips it fits; 0: those
+ *                         strips keep the tiles (on PoCL the tall and wide tiles ran them
  *                         1.3-2.7x faster: docs/results/tuning-notes.md)
  * GEMM_FAST_GEMV          1: fast (and so AUTO) runs a piece of C one row or one column thin
  *                         with a GEMV kernel: sgemv where the big operand is read along the
