@@ -79,7 +79,7 @@ fi
 sel="--backend $backend --device 0"
 
 # ---- CSV ---------------------------------------------------------------------------------------
-header='routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,total_min_ms,total_max_ms,note,op,lda,ldb,ldc'
+header='routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,total_min_ms,total_max_ms,note,op,lda,ldb,ldc,batch'
 # shellcheck disable=SC2086
 run csv transpose $sel --sizes 16,33 --reps 2 --warmup 1 --variant naive,padded --csv
 [ "$rc" -eq 0 ] || show csv
@@ -149,6 +149,22 @@ expect "the device line shows its cache" grep -Eq 'compute units, [0-9]+ MiB cac
 # shellcheck disable=SC2086
 run badbatch transpose $sel --sizes 16 --batch 0
 count_is "--batch 0 is bad usage" 2 "$rc"
+# --batch auto: per row, enough launches for a run of 0.2 ms by the warm-up's estimate (at most
+# 100); the CSV's batch column says how many. A 16^3 tiled launch takes far less than 0.2 ms,
+# so its runs hold several: batch x median near 0.2 ms (a quarter of it at least, since the
+# estimate also carries the warm-up's pair of events), or the cap.
+# shellcheck disable=SC2086
+run batchauto gemm $sel --sizes 16 --reps 3 --warmup 3 --variant tiled --batch auto --csv
+count_is "gemm --batch auto exits 0" 0 "$rc"
+expect "--batch auto's batch column: batch x median >= 0.05 ms, or 100" awk -F, '
+  NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  $col["variant"] == "tiled" { n++; b = $col["batch"]; m = $col["median_ms"]
+    if (!(b == 100 || (b >= 2 && b * m >= 0.05))) bad = 1 }
+  END { exit !(n == 1 && !bad) }' "$tmp/batchauto.out"
+# shellcheck disable=SC2086
+run batchauto_table gemm $sel --sizes 16 --reps 2 --warmup 1 --variant tiled --batch auto
+expect "the table names --batch auto" grep -q "back-to-back launches to last 0.2 ms, at most 100" \
+  "$tmp/batchauto_table.out"
 
 # shellcheck disable=SC2086
 run gemm gemm $sel -m 8 -n 12 -k 5 --reps 2 --warmup 1 --variant naive,coalesced,tiled --csv --total
@@ -158,8 +174,8 @@ count_is "gemm rows naive, coalesced, tiled at 8x12x5" 3 \
   "$(grep -Ec '^gemm,8,12,5,.*,(naive|coalesced|tiled),[0-9]' "$tmp/gemm.out")"
 count_is "gemm rows fully verified" "$(($(wc -l <"$tmp/gemm.out") - 1))" \
   "$(grep -c ',yes,full,' "$tmp/gemm.out")"
-count_is "gemm rows with a total time" 0 "$(grep -c ',,,,[^,]*,nn,5,12,12$' "$tmp/gemm.out")"
-count_is "gemm rows name op nn and the packed leading dimensions" 3 "$(grep -c ',nn,5,12,12$' "$tmp/gemm.out")"
+count_is "gemm rows with a total time" 0 "$(grep -c ',,,,[^,]*,nn,5,12,12,1$' "$tmp/gemm.out")"
+count_is "gemm rows name op nn and the packed leading dimensions, batch 1" 3 "$(grep -c ',nn,5,12,12,1$' "$tmp/gemm.out")"
 # Transposed operands and leading dimensions beyond the matrix: every row verified, C's padding
 # checked, the layout in the CSV.
 # shellcheck disable=SC2086
@@ -167,7 +183,7 @@ run gemm_ld gemm $sel -m 9 -n 12 -k 7 --ta --tb --lda 16 --ldb 8 --ldc 20 --reps
 [ "$rc" -eq 0 ] || show gemm_ld
 count_is "gemm --ta --tb --lda --ldb --ldc exits 0" 0 "$rc"
 count_is "... every row verified in full, with op tt and the leading dimensions" \
-  "$(($(wc -l <"$tmp/gemm_ld.out") - 1))" "$(grep -c '^gemm,9,12,7,.*,yes,full,.*,tt,16,8,20$' "$tmp/gemm_ld.out")"
+  "$(($(wc -l <"$tmp/gemm_ld.out") - 1))" "$(grep -c '^gemm,9,12,7,.*,yes,full,.*,tt,16,8,20,1$' "$tmp/gemm_ld.out")"
 
 # ---- JSON --------------------------------------------------------------------------------------
 # shellcheck disable=SC2086
@@ -457,6 +473,8 @@ expect "kernel --json names the command and the kernel, rate null without --byte
   "[ $rc -eq 0 ] && grep -q '\"command\": \"kernel\"' '$tmp/kernel_json.out' &&
    grep -q '\"kernel\": \"scale\".*\"rate\": null' '$tmp/kernel_json.out'"
 # shellcheck disable=SC2086
+bad_usage kernel "$tmp/scale.cl" scale $sel $kernel_args --batch auto
+# shellcheck disable=SC2086
 run kernel_table kernel "$tmp/scale.cl" scale $sel $kernel_args --reps 2 --batch 2
 expect "kernel table row says skipped, with the reason" sh -c \
   "[ $rc -eq 0 ] && grep -Eq '^$backend:0 +scale +[0-9].*skipped: a kernel of your own' '$tmp/kernel_table.out'"
@@ -521,8 +539,9 @@ count_is "m = 1 and n = 1 read against buf_copy's bandwidth" 5 \
 expect "--save wrote the CSV, JSON, plot data and script" \
   test -s "$tmp/suite.csv" -a -s "$tmp/suite.json" -a -s "$tmp/suite.dat" -a -s "$tmp/suite.gp"
 expect "suite CSV header" test "$(head -n 1 "$tmp/suite.csv")" = \
-  'index,shape,class,m,n,k,ta,tb,lda,ldb,ldc,backend,device,device_name,auto_ms,auto_runs,naive_ms,coalesced_ms,tiled_ms,register_ms,fast_ms,best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,vs_copy,verified,note'
-count_is "suite CSV: a verified row per shape" "${shapes:-0}" "$(grep -c ",$backend,0,.*,yes,$" "$tmp/suite.csv")"
+  'index,shape,class,m,n,k,ta,tb,lda,ldb,ldc,backend,device,device_name,auto_ms,auto_runs,naive_ms,coalesced_ms,tiled_ms,register_ms,fast_ms,best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,vs_copy,verified,note,auto_batch'
+# --warmup 0 leaves --batch auto (the suite's default) no estimate: one launch a run.
+count_is "suite CSV: a verified row per shape, AUTO's batch 1" "${shapes:-0}" "$(grep -c ",$backend,0,.*,yes,,1$" "$tmp/suite.csv")"
 if command -v python3 >/dev/null 2>&1; then
   expect "suite JSON: every shape, verified, with the summary" python3 -c '
 import json, sys
@@ -548,6 +567,7 @@ unset DUET_BENCH_TEST_WRONG_SIZE DUET_BENCH_TEST_SUITE_SCALE
 count_is "gemm --suite with a wrong result: exit status 1" 1 "$rc"
 count_is "... every shape's CSV row says no" "${shapes:-0}" "$(grep -c ",no,tiled: relative error" "$tmp/suite_wrong.out")"
 bad_usage gemm --suite --sizes 8
+bad_usage gemm --sizes 8 --batch automatic
 bad_usage gemm --suite -n 8
 bad_usage gemm --suite --cpu
 bad_usage transpose --suite

@@ -29,6 +29,13 @@
 #define BENCH_MIN_REPS 5
 #define BENCH_MIN_CPU_REPS 3
 #define BENCH_BUDGET_MS 500.0
+/* --batch auto (gemm --suite's default): a row's runs each hold enough back-to-back launches to
+ * last BENCH_BATCH_RUN_MS by the warm-up's estimate, at most BENCH_BATCH_MAX, so that the two
+ * events around a run and the gap they leave (10-14 us a run on NVIDIA's OpenCL, 1-4 on CUDA:
+ * docs/results/h200.md) do not count in a kernel of a few microseconds. */
+#define BENCH_BATCH_AUTO 0
+#define BENCH_BATCH_RUN_MS 0.2
+#define BENCH_BATCH_MAX 100
 /* GEMM is checked against a full double-precision CPU product up to this many multiply-adds
  * and output elements (the reference is held in double), and beyond them on BENCH_SAMPLES
  * output elements, each a full dot product. */
@@ -141,7 +148,7 @@ typedef struct {
   const char *variants; /* NULL: all */
   /* launch: calls per round and warm-up calls */
   int reps, reps_given, warmup, warmup_given;
-  int batch; /* launches per timed run */
+  int batch, batch_given; /* launches per timed run; BENCH_BATCH_AUTO: per row */
   bench_format format;
   int total, cpu, verify;
   const char *plot;

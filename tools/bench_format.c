@@ -145,3 +145,22 @@ void bench_bytes_str(double bytes, char *buf, size_t len) {
   while (bytes >= 1024 && u < 5) bytes /= 1024, u++;
   snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
 }
+
+void bench_batch_line(const bench_opts *o) {
+  if (o->batch == BENCH_BATCH_AUTO)
+    printf(
+        "(each run enough back-to-back launches to last %.1f ms, at most %d, between its two "
+        "events, divided by their number: --batch auto)\n",
+        BENCH_BATCH_RUN_MS, BENCH_BATCH_MAX);
+  else if (o->batch > 1)
+    printf("(each run %d back-to-back launches between its two events, divided by %d)\n", o->batch,
+           o->batch);
+}
+
+const char *bench_batch_json(const bench_opts *o, char *buf, size_t len) {
+  if (o->batch == BENCH_BATCH_AUTO)
+    snprintf(buf, len, "\"auto\"");
+  else
+    snprintf(buf, len, "%d", o->batch);
+  return buf;
+}

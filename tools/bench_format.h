@@ -29,6 +29,10 @@ void bench_json_fnum(FILE *f, const char *key, double v, int present);
 void bench_json_fdevices(FILE *f, bench_dev *devs, int ndev);
 /* One line per device: "  cuda:0  NAME (GPU, N compute units<extra>)". */
 void bench_device_lines(bench_dev *devs, int ndev, const char *extra);
+/* The table header's line on --batch, if any (nothing at 1). */
+void bench_batch_line(const bench_opts *o);
+/* --batch as a JSON value into buf: the number, or "auto" quoted. */
+const char *bench_batch_json(const bench_opts *o, char *buf, size_t len);
 /* "512 B", "1.5 GiB". */
 void bench_bytes_str(double bytes, char *buf, size_t len);
 

@@ -114,6 +114,8 @@ int bench_kernel_check(bench_opts *o, const char *file, const char *name) {
     return bad("the kernel command takes none of --variant, --total, --cpu, --plot, sizes:", file);
   if (!k->grid[0]) return bad("the kernel command needs --grid (and --block) for", name);
   if (!k->block[0]) return bad("the kernel command needs --block for", name);
+  if (o->batch == BENCH_BATCH_AUTO)
+    return bad("the kernel command takes --batch N, not auto:", name);
   k->name = name;
   FILE *f = fopen(file, "rb");
   if (!f) {

@@ -128,8 +128,10 @@ static void usage(FILE *f) {
       "                    per round (default %d); the median of %d rounds is reported\n"
       "  -w, --warmup N    untimed runs before timing (default 3; launch: calls, %d)\n"
       "      --batch N     time N back-to-back launches per run and divide by N (default\n"
-      "                    1): a run of one launch also counts the launch latency between\n"
-      "                    the two events, which dominates kernels of a few microseconds\n"
+      "                    1; gemm --suite: auto): a run of one launch also counts the\n"
+      "                    launch latency between the two events, which dominates kernels\n"
+      "                    of a few microseconds; auto: per row, enough launches for a\n"
+      "                    run to last %.1f ms by the warm-up's estimate, at most %d\n"
       "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
       "      --no-verify   skip the CPU check (the output says so)\n"
       "      --seed N      random input seed (default 1)\n"
@@ -147,7 +149,7 @@ static void usage(FILE *f) {
       "than the host's or a device's memory.\n",
       bench_suite_count(0), BENCH_OVERLAP_CHUNKS, BENCH_OVERLAP_QUEUES, BENCH_MIN_REPS,
       BENCH_DEFAULT_REPS, BENCH_BUDGET_MS / 1000.0, BENCH_MIN_REPS, BENCH_LAUNCH_CALLS,
-      BENCH_LAUNCH_ROUNDS, BENCH_LAUNCH_WARMUP);
+      BENCH_LAUNCH_ROUNDS, BENCH_LAUNCH_WARMUP, BENCH_BATCH_RUN_MS, BENCH_BATCH_MAX);
 }
 
 static int bad(const char *fmt, const char *arg) {
@@ -295,6 +297,7 @@ static int check_suite(bench_opts *o) {
     return bad("%s", "--save writes the CSV and JSON itself: leave out --csv and --json");
   int st = check_variants(o);
   if (st) return st;
+  if (!o->batch_given) o->batch = BENCH_BATCH_AUTO;
   o->routines |= 1u << BENCH_COPY; /* buf_copy, for the bandwidth of m = 1 and n = 1 */
   /* Every ratio is to AUTO: it runs whatever --variant says. */
   static char with_auto[sizeof "auto," + 512];
@@ -370,7 +373,12 @@ static int parse_option(int c, const char *arg, bench_opts *o, size_t dims[3]) {
       return 0;
     case OPT_SIZES: return parse_sizes(arg, o);
     case OPT_BATCH:
-      if (number(arg, 1, 1000, &v)) return bad("bad --batch '%s': give 1 to 1000", arg);
+      o->batch_given = 1;
+      if (strcmp(arg, "auto") == 0) {
+        o->batch = BENCH_BATCH_AUTO;
+        return 0;
+      }
+      if (number(arg, 1, 1000, &v)) return bad("bad --batch '%s': give 1 to 1000 or auto", arg);
       o->batch = (int)v;
       return 0;
     case 'b':

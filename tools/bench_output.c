@@ -81,7 +81,7 @@ static void table_row(const bench_opts *o, const bench_result *r) {
 static const char csv_header[] =
     "routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,"
     "rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,"
-    "total_min_ms,total_max_ms,note,op,lda,ldb,ldc\n";
+    "total_min_ms,total_max_ms,note,op,lda,ldb,ldc,batch\n";
 
 static void csv_row(const bench_result *r) {
   printf("%s,%zu,%zu,", bench_routine_name(r->routine), r->size.m, r->size.n);
@@ -116,6 +116,7 @@ static void csv_row(const bench_result *r) {
            bench_ldb(r->size), bench_ldc(r->size));
   else
     printf(",,,,");
+  bench_csv_num(r->batch, r->timed);
   putchar('\n');
 }
 
@@ -141,6 +142,7 @@ static void json_row(const bench_result *r) {
   bench_json_num("reps", r->reps, r->timed);
   bench_json_num("warmup", r->warmup, r->timed);
   bench_json_num("sets", r->sets, r->timed);
+  bench_json_num("batch", r->batch, r->timed);
   bench_json_num("rate", r->rate, r->timed);
   printf(", \"rate_unit\": \"%s\"", bench_rate_unit(r->routine));
   bench_json_num("vs_ref", r->vs_ref, r->timed);
@@ -162,12 +164,14 @@ static void json_row(const bench_result *r) {
 }
 
 static void json_doc(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all) {
+  char batch[32];
   printf("{\n  \"tool\": \"duet-bench\", \"version\": \"%s\",\n", duet_version());
   printf(
       "  \"timing\": {\"method\": \"device events around each run, median of reps\", "
-      "\"warmup\": %d, \"reps\": %d, \"batch\": %d, \"reps_adaptive\": %s, "
+      "\"warmup\": %d, \"reps\": %d, \"batch\": %s, \"reps_adaptive\": %s, "
       "\"total_method\": \"host monotonic clock around blocking write, kernel, read\"},\n",
-      o->warmup, o->reps, o->batch, o->reps_given ? "false" : "true");
+      o->warmup, o->reps, bench_batch_json(o, batch, sizeof batch),
+      o->reps_given ? "false" : "true");
   printf("  \"verify\": %s, \"seed\": %llu,\n", o->verify ? "true" : "false",
          (unsigned long long)o->seed);
   bench_json_devices(devs, ndev);
@@ -190,9 +194,7 @@ void bench_output_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   printf("duet-bench %s: device-event times, median of %s%d run%s after %d warm-up run%s\n",
          duet_version(), o->reps_given ? "" : "up to ", o->reps, o->reps == 1 ? "" : "s", o->warmup,
          o->warmup == 1 ? "" : "s");
-  if (o->batch > 1)
-    printf("(each run %d back-to-back launches between its two events, divided by %d)\n", o->batch,
-           o->batch);
+  bench_batch_line(o);
   if (!o->reps_given)
     printf("(at least %d runs, fewer past %.1f s a row); ", BENCH_MIN_REPS,
            BENCH_BUDGET_MS / 1000.0);

@@ -130,6 +130,14 @@ static int choose_reps(const bench_opts *o, double est_ms, int min_reps) {
   return fit < o->reps ? (int)fit : o->reps;
 }
 
+/* --batch auto: launches enough for a run of BENCH_BATCH_RUN_MS at `est_ms` a launch. */
+static int batch_for(const bench_opts *o, double est_ms) {
+  if (o->batch != BENCH_BATCH_AUTO) return o->batch;
+  if (!(est_ms > 0)) return 1;
+  const double n = ceil(BENCH_BATCH_RUN_MS / est_ms);
+  return n < BENCH_BATCH_MAX ? (int)n : BENCH_BATCH_MAX;
+}
+
 /* One untimed run on set 0, also when not verifying: it absorbs one-time costs such as the
  * OpenCL program build, which would otherwise land between the first pair of events. */
 int bench_job_verify(bench_job *job, const bench_row_def *row, bench_result *res) {
@@ -163,10 +171,11 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
       return bench_duet_error(job, st, "duet_event_elapsed_ms");
     est = ms / o->warmup;
   }
-  int reps = choose_reps(o, est * o->batch, BENCH_MIN_REPS);
+  const int batch = batch_for(o, est);
+  int reps = choose_reps(o, est * batch, BENCH_MIN_REPS);
   for (int r = 0; r < reps; r++) {
     if ((st = duet_event_record(ev[2 * r]))) return bench_duet_error(job, st, "duet_event_record");
-    for (int b = 0; b < o->batch; b++)
+    for (int b = 0; b < batch; b++)
       if ((st = row->launch(job, row, set++ % job->nsets))) return st;
     if ((st = duet_event_record(ev[2 * r + 1])))
       return bench_duet_error(job, st, "duet_event_record");
@@ -175,7 +184,7 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
   for (int r = 0; r < reps && !st; r++) {
     if ((st = duet_event_elapsed_ms(ev[2 * r], ev[2 * r + 1], &ms)))
       bench_duet_error(job, st, "duet_event_elapsed_ms");
-    t[r] = ms / o->batch;
+    t[r] = ms / batch;
   }
   if (!st && (st = duet_finish(job->dev->ctx))) bench_duet_error(job, st, "duet_finish");
   if (!st) {
@@ -183,7 +192,7 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
     res->timed = 1;
     res->reps = reps;
     res->warmup = o->warmup;
-    res->batch = o->batch;
+    res->batch = batch;
     res->sets = job->nsets;
     res->rate = bench_row_rate(res->def, res->size, res->med);
   }

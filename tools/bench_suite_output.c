@@ -54,6 +54,7 @@ void bench_suite_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   if (!o->reps_given)
     printf(" (at least %d, fewer past %.1f s a row)", BENCH_MIN_REPS, BENCH_BUDGET_MS / 1000.0);
   printf("; random inputs in [-1, 1), seed %llu\n", (unsigned long long)o->seed);
+  bench_batch_line(o);
   printf("rows: %s; peers built: %s\n", o->variants ? o->variants : BENCH_SUITE_VARIANTS,
          bench_peer_names());
   bench_device_lines(devs, ndev, "");
@@ -241,7 +242,7 @@ static void csv(FILE *f, const bench_suite_line *l, size_t nl) {
   for (size_t v = 0; v < N_VARIANTS; v++) fprintf(f, "%s_ms,", variants[v]);
   fputs(
       "best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,"
-      "vs_copy,verified,note\n",
+      "vs_copy,verified,note,auto_batch\n",
       f);
   int index = 0;
   for (size_t i = 0; i < nl; i++) {
@@ -269,6 +270,8 @@ static void csv(FILE *f, const bench_suite_line *l, size_t nl) {
     if (x->note[0]) snprintf(note, sizeof note, "%s: %s", x->note_variant, x->note);
     fprintf(f, ",%s,", bench_verdict_name(x->verdict));
     bench_csv_fstr(f, note);
+    const bench_result *a = row_of(x, "auto");
+    bench_csv_fnum(f, a ? a->batch : NAN, 1);
     fputc('\n', f);
   }
 }
@@ -284,6 +287,7 @@ static void json_rows(FILE *f, const bench_suite_line *x) {
     bench_json_fnum(f, "max_ms", r->max, r->timed);
     bench_json_fnum(f, "reps", r->reps, r->timed);
     bench_json_fnum(f, "sets", r->sets, r->timed);
+    bench_json_fnum(f, "batch", r->batch, r->timed);
     bench_json_fnum(f, "gflops", r->rate, r->timed);
     fprintf(f, ", \"verified\": \"%s\", \"sampled\": %s", bench_verdict_name(r->verdict),
             r->sampled ? "true" : "false");
@@ -325,12 +329,14 @@ static void json_ratio(FILE *f, const char *key, const ratio_stats *s) {
 
 static void json(FILE *f, const bench_opts *o, bench_dev *devs, int ndev, const bench_suite_line *l,
                  size_t nl, const dev_summary *s, size_t ns) {
+  char batch[32];
   fprintf(f, "{\n  \"tool\": \"duet-bench\", \"version\": \"%s\", \"command\": \"gemm --suite\",\n",
           duet_version());
   fprintf(f,
           "  \"timing\": {\"method\": \"device events around each run, median of reps\", "
-          "\"warmup\": %d, \"reps\": %d, \"reps_adaptive\": %s},\n",
-          o->warmup, o->reps, o->reps_given ? "false" : "true");
+          "\"warmup\": %d, \"reps\": %d, \"batch\": %s, \"reps_adaptive\": %s},\n",
+          o->warmup, o->reps, bench_batch_json(o, batch, sizeof batch),
+          o->reps_given ? "false" : "true");
   fprintf(f,
           "  \"ratios\": \"other row's median over AUTO's (above 1: AUTO is faster)\", "
           "\"target\": %.2f, \"slower\": %.2f,\n",
