@@ -81,7 +81,8 @@
  *                         keeps the slices it was measured best at)
  * GEMM_SPLITK_MIN_K, _MAX split-K: at most _MAX slices, each of at least _MIN_K of k ...
  * GEMM_SPLITK_MAX_MIB     ... whose partial products take at most this many MiB of scratch
- * GEMM_SPLITK_LAUNCH      the model's cost of the reduction's launch, in GEMM_COST_LATs
+ * GEMM_SPLITK_LAUNCH      the model's cost of the reduction's launch, in GEMM_COST_LATs (NVIDIA's
+ *                         OpenCL refines it: src/tuning.c)
  * GEMM_SPLITK_BW          the model's partial-product floats written and read per cycle and unit
  * GEMM_SPLITK_REDUCE_PER_CU  the reduction's blocks per unit (a grid-stride 1D grid)
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS

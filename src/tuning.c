@@ -64,6 +64,9 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   nvidia-sm80 on OpenCL, GEMM_FAST_MID_PCT 110: NVIDIA's OpenCL build of the mid tile ran
  *   997^3-1023^3, 128 x 16384 x 1024 and deep k with a small C 2-14% faster than the small tile,
  *   where nvcc's (168 registers, spilling) ran them slower.
+ *   nvidia-sm80 on OpenCL, GEMM_SPLITK_LAUNCH 64: NVIDIA's OpenCL spends about 5 us of host
+ *   time on each enqueue; at 200^3-320^3 split-K's two launches ran 0.013-0.022 ms from one run
+ *   to the next, one launch of the tiny tile a steady 0.013-0.016 (CUDA: two launches faster).
  * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
@@ -76,6 +79,7 @@ static const struct {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_SHALLOW_K, 0},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_TINY_BK, 16},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_PCT, 110},
+    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_LAUNCH, 64},
 };
 
 /* The tunables some kernel is built with; the rest steer the core's plans alone. */

@@ -54,7 +54,8 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
    * padded-tall, padded keeps band 8 where CUDA's takes 32, both stencil windows keep the set's
    * outputs a work-item and grids (the staged radius-16 window measured alike on both), a
    * shallow k keeps fast's big tile where CUDA's takes the small one, the tiny tile steps k
-   * by 16 where CUDA's steps by 8, and the plan weighs the mid tile where CUDA's does not. */
+   * by 16 where CUDA's steps by 8, the plan weighs the mid tile where CUDA's does not, and
+   * split-K's second launch costs the plan 8 times CUDA's. */
   static const struct {
     const char *name;
     int cuda, opencl;
@@ -62,7 +63,7 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"STENCIL_R16_VEC", 8, 8},       {"STENCIL_VEC", 8, 8},
                  {"STENCIL_PER_CU", 2048, 2048},  {"STENCIL_R16_PER_CU", 32, 32},
                  {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16},
-                 {"GEMM_FAST_MID_PCT", 0, 110}};
+                 {"GEMM_FAST_MID_PCT", 0, 110},   {"GEMM_SPLITK_LAUNCH", 8, 64}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)

@@ -492,7 +492,8 @@ static void fallbacks(void) {
  * src/tuning.c's refinement, which test_manifest checks); OpenCL's tiny tile in k steps of 16
  * (GEMM_FAST_TINY_BK, the same refinement) keeps the slices of steps of 8, the model's latency
  * being per 8 of k, but where the deeper step rounds a slice up; GEMM_FAST_THIN 0 keeps thin C on
- * the square tiles; GEMM_FAST_MID_PCT 110 (OpenCL's refinement) weighs the mid tile; a tiny tile
+ * the square tiles; GEMM_FAST_MID_PCT 110 (OpenCL's refinement) weighs the mid tile;
+ * GEMM_SPLITK_LAUNCH 64 (OpenCL's) keeps C up to 384^3 in one launch; a tiny tile
  * that does not load (nor the thin ones) leaves its shapes to the small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
@@ -570,6 +571,27 @@ static void switched(const device *h100) {
       CALL(AUTO, NN, 1000, 1000, 1000),
       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_NN, 4))};
   check_plan(&no_mid, &small_again);
+  /* GEMM_SPLITK_LAUNCH 64 with OpenCL's other values: a second launch where it saves more */
+  const int saved_launch = t[DUET__T_GEMM_SPLITK_LAUNCH];
+  t[DUET__T_GEMM_SPLITK_LAUNCH] = 64;
+  const want_plan launch[] = {
+      {"GEMM_SPLITK_LAUNCH 64 (OpenCL's): 256^3 on the tiny tile in one launch",
+       CALL(AUTO, NN, 256, 256, 256), FAST_PLAN(0, 0, 1, PIECE(0, 256, 0, 256, FAST_TINY_NN))},
+      {"GEMM_SPLITK_LAUNCH 64: 384^3 in one launch", CALL(AUTO, NN, 384, 384, 384),
+       FAST_PLAN(0, 0, 1, PIECE(0, 384, 0, 384, FAST_TINY_NN))},
+      {"GEMM_SPLITK_LAUNCH 64: 512^3 still split, the mid tile in 8 slices",
+       CALL(AUTO, NN, 512, 512, 512),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_MID_NN, 8))},
+  };
+  t[DUET__T_GEMM_FAST_TINY_BK] = 16;
+  check_plans(h100, launch, sizeof launch / sizeof launch[0]);
+  t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
+  t[DUET__T_GEMM_SPLITK_LAUNCH] = 8;
+  const want_plan cuda_launch = {
+      "GEMM_SPLITK_LAUNCH 8 (CUDA's): 256^3 in 4 slices", CALL(AUTO, NN, 256, 256, 256),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_TINY_NN, 4))};
+  check_plan(h100, &cuda_launch);
+  t[DUET__T_GEMM_SPLITK_LAUNCH] = saved_launch;
   t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
