@@ -292,7 +292,8 @@ fi
 
 # suite: the shapes of issue 22 on both backends in one process, so that each OpenCL line is set
 # against the same inputs' cuBLAS on the same GPU; the bench picks each row's reps by its time
-# (25 at most, 5 at least, fewer past half a second). SUITE_ARGS adds options (e.g. --reps 50).
+# (25 at most, 5 at least, fewer past half a second), and each run's calls (--batch auto: enough
+# for 0.2 ms). SUITE_ARGS adds options (e.g. --reps 50, or --batch 1 for one call a run).
 # docs/results/suite.gp draws a before and an after run's CSV files in one plot.
 if has suite; then
   tag=${SUITE_TAG:-suite}
