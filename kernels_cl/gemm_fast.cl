@@ -3,9 +3,10 @@
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  * Written once for both backends in the dialect of src/duet_kernel.h and kernels_cl/builtin.h
  * (which says how each backend builds it). Six groups build this file: gemm_fast (the big tile,
- * the stream-K kernels, the reduction), and gemm_fast_small, _tiny, _tall, _wide and _mid (fast
- * alone, with the GEMM_FAST_SMALL_, ... values under the GEMM_FAST_ names: -D options renamed on
- * OpenCL, a namespace of its own on CUDA, kernels_cu/gemm_fast.cu).
+ * the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K, the latter for
+ * split-K summed in its one launch: src/gemm_plan.c, fuse_splits), and gemm_fast_small, _tall,
+ * _wide and _mid (fast alone), each with the GEMM_FAST_TINY_, ... values under the GEMM_FAST_
+ * names: -D options renamed on OpenCL, a namespace of its own on CUDA, kernels_cu/gemm_fast.cu.
  *
  * Tunables (values per tuning set in src/duet_tunables.h, whose DUET__FAST_RULES check them
  * wherever a set or a DUET_TUNE override is applied; the STATIC_CHECKs below build-fail the same
@@ -26,7 +27,8 @@
  *   fast: 1D, FAST_NT = 32 * (BM / WM) * (BN / WN) threads, grid (ceil(n / BN), min(ceil(m /
  *     BM), 65535), splits); grid dimension 2 > 1 is split-K (see FAST_KERNEL). CUDA asks
  *     the compiler for FAST_MIN_BLOCKS resident blocks per SM (a register cap).
- *   fast stream-K: the same block over a 1D grid (see fast_stream_k).
+ *   fast stream-K: the same block over a 1D grid (see fast_stream_k); at the tiny tile, every
+ *     tile shared, a block per tile and k slice.
  *   splitk_reduce: GEMM_SPLITK_REDUCE_TILE x GEMM_SPLITK_REDUCE_ROWS.
  * Shared memory (dynamic; on OpenCL the last, __local argument):
  *   fast: 2 * BK * (BM + BN + 8) floats (two buffers, rows padded by 4 floats) + 16 bytes:

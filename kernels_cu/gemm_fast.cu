@@ -2,9 +2,10 @@
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
  * says how), and the registry's rows for them, for six groups: gemm_fast (fast at the GEMM_FAST_
- * tile, the stream-K kernels, the reduction), gemm_fast_small, _tiny, _tall, _wide and _mid (fast
- * at the GEMM_FAST_SMALL_, _TINY_, _TALL_, _WIDE_ and _MID_ tiles), as the OpenCL programs serve
- * them through renamed -D options. */
+ * tile, the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K at the
+ * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide and _mid (fast at the GEMM_FAST_SMALL_,
+ * _TALL_, _WIDE_ and _MID_ tiles), as the OpenCL programs serve them through renamed -D
+ * options. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -28,8 +29,8 @@
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
 /* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
- * set<S>_small, _tiny, _tall, _wide and _mid, fast alone at each of the other tiles (as the
- * gemm_fast_small ... gemm_fast_mid groups' OpenCL programs build it). fast is its _nn kernel
+ * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide and _mid, fast alone (as the
+ * gemm_fast_small ... gemm_fast_mid groups' OpenCL programs build them). fast is its _nn kernel
  * alone at each tile: on CUDA it holds the four transpose bodies and serves the four names
  * (FAST_KERNEL in gemm_fast.cl, the registry below). */
 #define PER_SET_SOURCE "gemm_fast.cl"
@@ -56,11 +57,20 @@
 #include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
+/* the tiny tile takes stream-K's kernels too (split-K summed in its one launch) */
+#define DUET_WANT_duet_sgemm_fast_sk_nn
+#define DUET_WANT_duet_sgemm_fast_sk_nt
+#define DUET_WANT_duet_sgemm_fast_sk_tn
+#define DUET_WANT_duet_sgemm_fast_sk_tt
 #define FAST_PREFIX GEMM_FAST_TINY_
 #define PER_SET_SUFFIX _tiny
 #include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
+#undef DUET_WANT_duet_sgemm_fast_sk_nn
+#undef DUET_WANT_duet_sgemm_fast_sk_nt
+#undef DUET_WANT_duet_sgemm_fast_sk_tn
+#undef DUET_WANT_duet_sgemm_fast_sk_tt
 #define FAST_PREFIX GEMM_FAST_TALL_
 #define PER_SET_SUFFIX _tall
 #include "every_set.inc"
@@ -107,7 +117,9 @@
       (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),        \
       0},
 #define SMALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
-#define TINY_ROWS(S, ...) FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)
+#define TINY_ROWS(S, ...)                                        \
+  FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast) \
+  FOUR_ROWS(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast_sk)
 #define TALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_tall, GEMM_FAST_TALL_, duet_sgemm_fast)
 #define WIDE_ROWS(S, ...) FOUR_NAMES(S, set##S##_wide, GEMM_FAST_WIDE_, duet_sgemm_fast)
 #define MID_ROWS(S, ...) FOUR_NAMES(S, set##S##_mid, GEMM_FAST_MID_, duet_sgemm_fast)

@@ -85,6 +85,11 @@
  *                         OpenCL refines it: src/tuning.c)
  * GEMM_SPLITK_BW          the model's partial-product floats written and read per cycle and unit
  * GEMM_SPLITK_REDUCE_PER_CU  the reduction's blocks per unit (a grid-stride 1D grid)
+ * GEMM_SPLITK_FUSE        split-K of the tiny tile in at most this many slices runs as one
+ *                         launch, stream-K's kernel at that tile over every tile (a block a tile
+ *                         and slice; the last of a tile's blocks adds the others' partial
+ *                         products in k order): no reduction launch; 0 never (NVIDIA's OpenCL
+ *                         refines it: src/tuning.c)
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
  *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
@@ -304,6 +309,9 @@
   X(GEMM_SPLITK_LAUNCH,       8,   8, 256) \
   X(GEMM_SPLITK_BW,           4,   4,   1) \
   X(GEMM_SPLITK_REDUCE_PER_CU, 16,  4,  4) \
+  X(GEMM_SPLITK_FUSE,         0,   0,   0) \
+  DUET__RULE(GEMM_SPLITK_FUSE, T(GEMM_SPLITK_FUSE) <= 64,                                          \
+             "GEMM_SPLITK_FUSE is at most 64 (the last block of a tile adds the others' slices)")  \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \

@@ -174,8 +174,8 @@ static void emit_gemv(steps *p, const fast_call *f, const duet__gemm_piece *q, c
 /* A piece's launches: one, or split-K's two: the slices write their partial products into the
  * arena (ld cols), then the reduction adds them into C with alpha and beta, once, as BLAS does;
  * or one stream-K launch over a 1D grid, a block per whole tile and one per unit. */
-static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *plan,
-                       const fast_call *f, const duet__gemm_piece *q, const scratch *s) {
+static void emit_piece(const duet_ctx *ctx, steps *p, const fast_call *f, const duet__gemm_piece *q,
+                       const scratch *s) {
   const operand *a = &f->a, *b = &f->b, *c = &f->c;
   const size_t a_off = a->off + (f->ta ? q->r0 : q->r0 * a->ld);
   const size_t b_off = b->off + (f->tb ? q->c0 * b->ld : q->c0);
@@ -187,10 +187,11 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
   const int split = q->splits > 1;
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
-  duet__shape tile; /* a plain fast kernel's own tile, else (stream-K, skinny) the big tile's */
-  _Static_assert(DUET__K_SGEMM_FAST_MID_TT + 1 == DUET__K_SGEMM_FAST_SK_NN,
-                 "the plain fast kernels (big to mid) are the ids before stream-K's");
-  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_MID_TT;
+  duet__shape tile; /* a fast or stream-K kernel's own tile, else (skinny) the big tile's */
+  _Static_assert(DUET__K_SGEMM_FAST_MID_TT + 1 == DUET__K_SGEMM_FAST_SK_NN &&
+                     DUET__K_SGEMM_FAST_SK_TT + 1 == DUET__K_SGEMM_FAST_TINY_SK_NN,
+                 "the fast and stream-K kernels (big to mid, then stream-K's) are one run of ids");
+  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_TINY_SK_TT;
   duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;
@@ -215,7 +216,7 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const duet__gemm_plan *pla
                                     duet__arg_i64(n_read)};
   unsigned nargs = 18;
   if (q->sk_tiles) {
-    args[nargs++] = duet__arg_i64(plan->units | (size_t)s->epoch << 32); /* units_epoch */
+    args[nargs++] = duet__arg_i64(q->sk_units | (size_t)s->epoch << 32); /* units_epoch */
     args[nargs++] = work;
     args[nargs++] = duet__arg_scratch(s->flags);
   } else if (q->thin) {
@@ -282,7 +283,7 @@ static int emit(duet_ctx *ctx, const duet__gemm_plan *plan, const duet__gemm_sha
   for (unsigned i = 0; i < plan->npieces; i++) {
     if (plan->piece[i].flag_bytes && (status = duet__arena_epoch(ctx, SK_EPOCHS, &s.epoch)))
       return status;
-    emit_piece(ctx, &p, plan, &f, &plan->piece[i], &s);
+    emit_piece(ctx, &p, &f, &plan->piece[i], &s);
   }
   return duet__run(ctx, p.step, p.n);
 }

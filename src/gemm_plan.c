@@ -92,21 +92,41 @@ typedef struct {
   duet__kernel kernel;
   tile t;
   size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
+  size_t fuse;            /* the most k slices summed in the launch (fuse_splits), 0 none */
 } tile_kind;
 
 /* A tile of the four that starts at nn, for the transposes ta, tb, at per_cu blocks a unit and
  * pct percent of the small tile's multiply-add rate. */
 static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, size_t bk,
                          size_t per_cu, size_t pct) {
-  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct};
+  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 0};
+}
+
+/* Whether plain fast kernel k is the tiny tile's, whose stream-K kernel sums split-K's slices in
+ * its one launch: the small tile's partial products, four times as large, made that sum slower
+ * than the reduction's launch on the H200 (docs/results/h200.md, nineteenth session). */
+static int has_fused(duet__kernel k) {
+  return k >= DUET__K_SGEMM_FAST_TINY_NN && k <= DUET__K_SGEMM_FAST_TINY_TT;
+}
+static duet__kernel fused_kernel(duet__kernel k) {
+  return (duet__kernel)(k - DUET__K_SGEMM_FAST_TINY_NN + DUET__K_SGEMM_FAST_TINY_SK_NN);
+}
+
+/* The most k slices of tile kernel k that its launch sums (GEMM_SPLITK_FUSE, where k has a
+ * stream-K kernel that fits the device), else 0. */
+static size_t fuse_limit(const inputs *x, duet__kernel k) {
+  const int *tun = x->tun;
+  return has_fused(k) && duet__gemm_kernel_fits(x->caps, tun, fused_kernel(k)) ? T(GEMM_SPLITK_FUSE)
+                                                                               : 0;
 }
 
 /* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
  * steps, the unit running up to per_cu blocks at once, a step taking the longer of their
  * multiply-adds together and one block's plus the loads' latency (a lone block waits for its
  * loads, several hide each other's; the latency counted per 8 of the step's k, as it was fitted);
- * then, for s > 1, the reduction's launch and the partial products' traffic. Only comparisons of
- * its values matter (docs/results/tuning-notes.md). */
+ * then, for s > 1, the reduction's launch (none where the launch sums its slices: fuse_splits)
+ * and the partial products' traffic. Only comparisons of its values matter
+ * (docs/results/tuning-notes.md). */
 static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f, size_t s) {
   const int *tun = x->tun;
   const size_t u = units(x->caps);
@@ -120,7 +140,7 @@ static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_
   double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
                 (step > mac + wait ? step : mac + wait);
   if (s > 1)
-    cost += (double)T(GEMM_SPLITK_LAUNCH) * lat +
+    cost += (s <= f->fuse ? 0.0 : (double)T(GEMM_SPLITK_LAUNCH) * lat) +
             (double)s * (double)q->rows * (double)q->cols / (double)u / (double)T(GEMM_SPLITK_BW);
   return cost;
 }
@@ -193,6 +213,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
                 T(GEMM_FAST_MID_BK), T(GEMM_FAST_MID_PER_CU), T(GEMM_FAST_MID_PCT));
   kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TINY_NN, ta, tb, T(GEMM_FAST_TINY_BM),
                             T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), tiny_cu, tiny_pct);
+  for (int i = 0; i < nkinds; i++) kinds[i].fuse = fuse_limit(x, kinds[i].kernel);
   const size_t smax = max_slices(x, q);
   double best = -1.0;
   q->kernel = small; /* the plan's fallback: every other tile is weighed where it fits */
@@ -340,6 +361,26 @@ static void plan_reduction(const inputs *x, duet__gemm_piece *q) {
   q->reduce_grid = steps < most ? steps : most;
 }
 
+/* Split-K summed in its one launch: a piece of the tiny tile in at most
+ * GEMM_SPLITK_FUSE k slices (fuse_limit) runs as stream-K at that tile over all of its tiles, a
+ * block per tile and slice (the same k ranges where the slices divide the tile's k steps); the
+ * last of a tile's blocks to finish adds the others' partial products, in k order, and stores C
+ * (kernels_cl/gemm_fast.cl, fast_stream_k). No reduction launch, and the partials are read back
+ * from the cache they were just written to rather than by a pass over all of them. */
+static void fuse_splits(const inputs *x, duet__gemm_piece *q) {
+  if (q->splits < 2 || q->splits > fuse_limit(x, q->kernel)) return;
+  duet__shape s;
+  duet__manifest[q->kernel].shape(x->tun, &s);
+  const size_t tiles = tiles_over((tile){s.tile_y, s.tile_x}, q->rows, q->cols);
+  if (tiles * q->splits >= UINT32_MAX) return; /* the kernel numbers blocks in 32 bits */
+  q->kernel = fused_kernel(q->kernel);
+  q->sk_tiles = tiles;
+  q->sk_slices = q->splits;
+  q->sk_units = tiles * q->splits;
+  q->blocks = q->sk_units;
+  q->splits = 1;
+}
+
 /* A piece's kernel, slices, stream-K share and scratch. */
 static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
@@ -354,16 +395,20 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   }
   if (q->sk_tiles) {
     q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SK_NN, x->s->ta, x->s->tb);
-    q->blocks = big_tiles(x, q->rows, q->cols) - q->sk_tiles + units(x->caps);
-    /* a slot of partial products per unit and per shared tile; a flag per shared tile, then a
-     * stamp per slot and work-item of the big kernel (each owns TM x TN of the tile) */
-    const size_t slots = units(x->caps) + q->sk_tiles;
-    if (__builtin_mul_overflow(slots, T(GEMM_FAST_BM) * T(GEMM_FAST_BN) * sizeof(float),
-                               &q->work_bytes))
+    q->sk_units = units(x->caps);
+    q->blocks = big_tiles(x, q->rows, q->cols) - q->sk_tiles + q->sk_units;
+  } else {
+    fuse_splits(x, q);
+  }
+  if (q->sk_tiles) {
+    /* a slot of partial products per stream-K block and per shared tile; a flag per shared
+     * tile, then a stamp per slot and work-item of the kernel (each owns TM x TN of the tile) */
+    duet__shape t;
+    duet__manifest[q->kernel].shape(tun, &t);
+    const size_t slots = q->sk_units + q->sk_tiles;
+    if (__builtin_mul_overflow(slots, (size_t)t.tile_x * t.tile_y * sizeof(float), &q->work_bytes))
       return DUET_ENOMEM;
-    q->flag_bytes = (q->sk_tiles + slots * (T(GEMM_FAST_BM) * T(GEMM_FAST_BN) /
-                                            (T(GEMM_FAST_TM) * T(GEMM_FAST_TN)))) *
-                    sizeof(int);
+    q->flag_bytes = (q->sk_tiles + slots * t.block_x * t.block_y) * sizeof(int);
   } else if (q->splits > 1 && __builtin_mul_overflow((size_t)q->splits * q->rows,
                                                      q->cols * sizeof(float), &q->work_bytes)) {
     return DUET_ENOMEM;
@@ -582,8 +627,11 @@ size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *
     put_kernel(&t, tun, q->kernel);
     if (q->thin) put(&t, ", thin %s", q->thin == DUET__THIN_ROWS ? "rows" : "columns");
     if (q->blocks) put(&t, ", %zu blocks", q->blocks);
-    if (q->sk_tiles)
-      put(&t, ", stream-K: the last %zu tiles shared by %u units", q->sk_tiles, p->units);
+    if (q->sk_slices)
+      put(&t, ", split-K summed in the launch: %zu tiles in %u k slices each", q->sk_tiles,
+          q->sk_slices);
+    else if (q->sk_tiles)
+      put(&t, ", stream-K: the last %zu tiles shared by %zu units", q->sk_tiles, q->sk_units);
     if (q->splits > 1 && duet__gemm_is_gemv(q->kernel))
       put(&t, ", %u k slices summed in order by the last to finish", q->splits);
     else if (q->splits > 1)

@@ -49,6 +49,9 @@ typedef struct {
   unsigned splits;     /* k slices; above 1, partial products into the work region and then
                           DUET__K_SGEMM_SPLITK_REDUCE (GEMV: summed in its own launch) */
   size_t sk_tiles;     /* stream-K: the last tiles whose k iterations the units share; 0 none */
+  size_t sk_units;     /* stream-K: the blocks that share them, one a compute unit, or ... */
+  unsigned sk_slices;  /* ... split-K summed in its one launch: every tile in sk_slices k slices,
+                          a block each (sk_units = tiles x sk_slices); 0: not that */
   size_t blocks;       /* a 1D grid (skinny, stream-K), else 0: the kernel's tiles over the piece */
   size_t reduce_grid;  /* split-K: the reduction's 1D grid */
   unsigned reduce_lanes; /* split-K: the reduction's threads per element of C (reduction_lanes) */
@@ -83,7 +86,7 @@ typedef struct {
   unsigned npieces;
   duet__gemm_piece piece[DUET__GEMM_MAX_PIECES];
   size_t work_bytes, flag_bytes; /* the most any piece needs of each region */
-  unsigned units;                /* compute units: stream-K's blocks that share tiles */
+  unsigned units;                /* compute units (the big tile's stream-K: a block each) */
   unsigned launches;             /* what the emitter enqueues */
 } duet__gemm_plan;
 

@@ -252,6 +252,10 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
     FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
               FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
+    /* the same at the tiny tile, for split-K summed in its one launch (every tile shared, a
+     * block per tile and k slice: GEMM_SPLITK_FUSE) */
+    FOUR_ROWS(SGEMM_FAST_TINY_SK, "duet_sgemm_fast_sk", GEMM_FAST_TINY, FAST_SK_SIG,
+              FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),
     /* m, n, splits, lanes, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices +
      * beta * C, `lanes` threads per element sharing its slices */
     [DUET__K_SGEMM_SPLITK_REDUCE] =

@@ -85,6 +85,10 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \
   X(SGEMM_FAST_SK_TT)       \
+  X(SGEMM_FAST_TINY_SK_NN)  \
+  X(SGEMM_FAST_TINY_SK_NT)  \
+  X(SGEMM_FAST_TINY_SK_TN)  \
+  X(SGEMM_FAST_TINY_SK_TT)  \
   X(SGEMM_SPLITK_REDUCE)    \
   X(SGEMM_SKINNY)           \
   X(SGEMM_SKINNY_DOT)       \
@@ -110,7 +114,7 @@ typedef enum {
 
 /* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
  * tn, tt from the four's first (SGEMM_FAST_NN, _SMALL_NN, _TINY_NN, _TALL_NN, _WIDE_NN, _MID_NN,
- * _SK_NN):
+ * _SK_NN, _TINY_SK_NN):
  * the kernel of the four that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);

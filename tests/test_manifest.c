@@ -54,8 +54,9 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
    * padded-tall, padded keeps band 8 where CUDA's takes 32, both stencil windows keep the set's
    * outputs a work-item and grids (the staged radius-16 window measured alike on both), a
    * shallow k keeps fast's big tile where CUDA's takes the small one, the tiny tile steps k
-   * by 16 where CUDA's steps by 8, the plan weighs the mid tile where CUDA's does not, and
-   * split-K's second launch costs the plan 8 times CUDA's. */
+   * by 16 where CUDA's steps by 8, the plan weighs the mid tile where CUDA's does not,
+   * split-K's second launch costs the plan 8 times CUDA's, and the tiny tile sums up to 4 k
+   * slices in its one launch where CUDA's launches the reduction. */
   static const struct {
     const char *name;
     int cuda, opencl;
@@ -63,7 +64,8 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"STENCIL_R16_VEC", 8, 8},       {"STENCIL_VEC", 8, 8},
                  {"STENCIL_PER_CU", 2048, 2048},  {"STENCIL_R16_PER_CU", 32, 32},
                  {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16},
-                 {"GEMM_FAST_MID_PCT", 0, 110},   {"GEMM_SPLITK_LAUNCH", 8, 64}};
+                 {"GEMM_FAST_MID_PCT", 0, 110},   {"GEMM_SPLITK_LAUNCH", 8, 64},
+                 {"GEMM_SPLITK_FUSE", 0, 4}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)
@@ -157,11 +159,15 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
 }
 
 /* Every kernel of fast's plans: big, small, tiny, tall, wide and mid tile for each transpose pair,
- * split-K, skinny and skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and
- * in k slices, and skinny-dot, the mid tile and stream-K for each transpose pair (on sk, a
- * context whose set plans them). The calls are derived from the context's tiles and units, so that
- * each reaches its kernel on any device; duet_sgemm_plan says which one does. */
-static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
+ * split-K (on unfused, a context that sums no slices in the launch), skinny and skinny-dot in both
+ * orientations, GEMV and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid
+ * tile and stream-K for each transpose pair (on sk, a context whose set plans them), and split-K
+ * summed in the launch, stream-K at the tiny tile, for each transpose pair (on fused, a context
+ * that sums slices in the launch). The calls are derived from the context's
+ * tiles and units, so that each reaches its kernel on any device; duet_sgemm_plan says which one
+ * does. */
+static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
+                               const harness_dev *fused, const harness_dev *unfused) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
   const size_t sbm = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BM");
@@ -200,7 +206,7 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
       {"sgemv in k slices", {"duet_sgemv [", "summed in order"}},
       {"sgemv-dot in k slices", {"duet_sgemv_dot [", "summed in order"}},
   };
-  reach(dev, &t[0], split, sizeof split / sizeof split[0]);
+  reach(unfused, &t[0], split, sizeof split / sizeof split[0]);
   reach(dev, &t[1], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
   reach(dev, &t[2], skinny_cols, 1);
   reach(sk, &t[3], dot_rows, 1); /* sk: where the set leaves skinny-dot's strips to the tiles */
@@ -302,6 +308,24 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk) {
     const target sk_t = {sk_names[tr], {sk_names[tr], NULL}};
     reach(sk, &sk_t, calls, n);
   }
+  /* split-K summed in the launch (GEMM_SPLITK_FUSE): stream-K over all of the tiny tiles, a
+   * block per tile and k slice: 4 x 4 to 8 x 8 tiles with k = 512 (in 4 to 8 slices on 132
+   * units), or one with a deep k (in 2 slices on 2) */
+  static const char *const fused_names[4][2] = {
+      {"stream-K of the tiny tile", "duet_sgemm_fast_sk_nn [gemm_fast_tiny,"},
+      {"stream-K of the tiny tile, B^T", "duet_sgemm_fast_sk_nt [gemm_fast_tiny,"},
+      {"stream-K of the tiny tile, A^T", "duet_sgemm_fast_sk_tn [gemm_fast_tiny,"},
+      {"stream-K of the tiny tile, both", "duet_sgemm_fast_sk_tt [gemm_fast_tiny,"}};
+  for (int tr = 0; tr < 4; tr++) {
+    const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const gemm_call tiny[] = {{ta, tb, 8 * tbm, 8 * tbn, 512, 0},
+                              {ta, tb, 4 * tbm - 5, 4 * tbn + 3, 512, 1},
+                              {ta, tb, tbm / 2, tbn / 2 + 3, 4096, 1},
+                              {ta, tb, 8 * tbm - 7, 8 * tbn + 5, 700, 1}};
+    const target tiny_t = {fused_names[tr][0], {fused_names[tr][1], NULL}};
+    reach(fused, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
+  }
 }
 
 /* A harness device on ctx whose label names the set, so that each case line says which. */
@@ -312,6 +336,21 @@ static harness_dev on_ctx(const harness_dev *dev, duet_ctx *ctx, const char *set
   snprintf(d.label, sizeof d.label, "%s dev%d %.20s@%s", duet_backend_name(dev->backend),
            dev->device, name ? name + 1 : "?", set);
   return d;
+}
+
+/* A context of set `set` with DUET_TUNE=spec (its leading comma dropped), or NULL for no spec
+ * (or a failure, which its case reports). */
+static duet_ctx *tuned_ctx(const harness_dev *dev, const char *set, const char *spec) {
+  duet_ctx *ctx = NULL;
+  if (!spec[0]) return NULL;
+  harness_case c;
+  harness_env saved = harness_env_set("DUET_TUNE", spec + 1);
+  harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=%s", set, spec + 1);
+  harness_expect_status(&c, create_with(&ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
+                        "duet_ctx_create");
+  harness_case_end(&c);
+  harness_env_restore(&saved);
+  return ctx;
 }
 
 static void check_sets(const harness_dev *dev) {
@@ -328,22 +367,20 @@ static void check_sets(const harness_dev *dev) {
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
     /* stream-K, the mid tile and skinny-dot where the set plans them, else with DUET_TUNE turning
-     * them on (plan tunables, so CUDA takes them too) on another context of the same set */
-    duet_ctx *sk_ctx = NULL;
+     * them on (plan tunables, so CUDA takes them too) on another context of the same set; split-K
+     * summed in the launch and split-K's reduction, one on the set's context and the other on one
+     * that turns GEMM_SPLITK_FUSE on or off */
     char spec[96] = "";
     if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) strcat(spec, ",GEMM_FAST_STREAMK_PCT=5");
     if (tunable(ctx, "GEMM_FAST_MID_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_PCT=110");
     if (tunable(ctx, "GEMM_FAST_SKINNY_DOT") == 0) strcat(spec, ",GEMM_FAST_SKINNY_DOT=1");
-    if (spec[0]) {
-      harness_env saved = harness_env_set("DUET_TUNE", spec + 1);
-      harness_case_begin(&c, dev, "duet_ctx_create DUET_TUNING=%s DUET_TUNE=%s", set, spec + 1);
-      harness_expect_status(&c, create_with(&sk_ctx, dev, "DUET_TUNING", set), DUET_OK, NULL,
-                            "duet_ctx_create");
-      harness_case_end(&c);
-      harness_env_restore(&saved);
-    }
+    const int fuses = tunable(ctx, "GEMM_SPLITK_FUSE") > 0;
+    duet_ctx *sk_ctx = tuned_ctx(dev, set, spec);
+    duet_ctx *fuse_ctx = tuned_ctx(dev, set, fuses ? ",GEMM_SPLITK_FUSE=0" : ",GEMM_SPLITK_FUSE=8");
     harness_dev sk = sk_ctx ? on_ctx(dev, sk_ctx, set) : d;
-    reach_fast_kernels(&d, &sk);
+    harness_dev other = fuse_ctx ? on_ctx(dev, fuse_ctx, set) : d;
+    reach_fast_kernels(&d, &sk, fuses ? &d : &other, fuses ? &other : &d);
+    duet_ctx_destroy(fuse_ctx);
     duet_ctx_destroy(sk_ctx);
     duet_ctx_destroy(ctx);
   }

@@ -130,27 +130,31 @@ static void check_plan(const device *d, const want_plan *w) {
       harness_expect(&c, reduced == (q->reduce_grid > 0),
                      "piece %u: %u slices, a reduction of %zu blocks", i, q->splits,
                      q->reduce_grid);
-      /* the scratch follows from the rest: split-K's partials, stream-K's slots and flags,
-       * GEMV's partials (slices x the grid's outputs) and tickets (an output's, or sgemv's float4
-       * of outputs') */
-      const size_t tile_bytes =
-          (size_t)tun[d->set][DUET__T_GEMM_FAST_BM] * tun[d->set][DUET__T_GEMM_FAST_BN] * 4;
+      /* the scratch follows from the rest: split-K's partials, stream-K's slots (a block per
+       * unit, or split-K summed in the launch: a block per tile and slice) and flags, GEMV's
+       * partials (slices x the grid's outputs) and tickets (an output's, or sgemv's float4 of
+       * outputs') */
       const int gemv = duet__gemm_is_gemv(e->kernel);
       duet__shape ks;
       duet__manifest[e->kernel].shape(tun[d->set], &ks);
+      const size_t tile_bytes = (size_t)ks.tile_x * ks.tile_y * 4;
+      const int fused =
+          e->kernel >= K(SGEMM_FAST_TINY_SK_NN) && e->kernel <= K(SGEMM_FAST_TINY_SK_TT);
+      const size_t sk_units = fused ? e->blocks : p.units;
+      harness_expect(&c, !fused || q->sk_slices * q->sk_tiles == q->blocks,
+                     "piece %u: %zu tiles in %u slices, %zu blocks", i, q->sk_tiles, q->sk_slices,
+                     q->blocks);
       const size_t grid_outputs = e->blocks * ks.tile_x;
-      const size_t want_work = e->sk_tiles             ? (p.units + e->sk_tiles) * tile_bytes
+      const size_t want_work = e->sk_tiles             ? (sk_units + e->sk_tiles) * tile_bytes
                                : gemv && e->splits > 1 ? e->splits * grid_outputs * 4
                                : e->splits > 1         ? e->splits * e->rows * e->cols * 4
                                                        : 0;
       harness_expect(&c, q->work_bytes == want_work, "piece %u: work %zu bytes, want %zu", i,
                      q->work_bytes, want_work);
-      /* a flag per shared tile, then a stamp per slot and work-item (TM x TN outputs each) */
-      const size_t items = (size_t)tun[d->set][DUET__T_GEMM_FAST_BM] *
-                           tun[d->set][DUET__T_GEMM_FAST_BN] /
-                           (tun[d->set][DUET__T_GEMM_FAST_TM] * tun[d->set][DUET__T_GEMM_FAST_TN]);
+      /* a flag per shared tile, then a stamp per slot and work-item of the tile's block */
+      const size_t items = (size_t)ks.block_x * ks.block_y;
       const size_t want_flags =
-          e->sk_tiles             ? (e->sk_tiles + (p.units + e->sk_tiles) * items) * sizeof(int)
+          e->sk_tiles             ? (e->sk_tiles + (sk_units + e->sk_tiles) * items) * sizeof(int)
           : gemv && e->splits > 1 ? grid_outputs / (e->kernel == K(SGEMV) ? 4 : 1) * sizeof(int)
                                   : 0;
       harness_expect(&c, q->flag_bytes == want_flags, "piece %u: flags %zu bytes, want %zu", i,
@@ -585,6 +589,27 @@ static void switched(const device *h100) {
   };
   t[DUET__T_GEMM_FAST_TINY_BK] = 16;
   check_plans(h100, launch, sizeof launch / sizeof launch[0]);
+  /* GEMM_SPLITK_FUSE 4 with OpenCL's other values: the tiny tile in up to 4 k slices, summed in
+   * its one launch (stream-K at the tiny tile, a block per tile and slice) */
+  t[DUET__T_GEMM_SPLITK_FUSE] = 4;
+  const want_plan fused[] = {
+      {"GEMM_SPLITK_FUSE 4 (OpenCL's): 256^3 in 4 slices, one launch",
+       CALL(AUTO, NN, 256, 256, 256),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 256, 0, 256, SGEMM_FAST_TINY_SK_NN, 16, 64))},
+      {"GEMM_SPLITK_FUSE 4: 512^3 in 4 slices, not the mid tile's 8 and a reduction",
+       CALL(AUTO, NN, 512, 512, 512),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_SK_NN, 64, 256))},
+      {"GEMM_SPLITK_FUSE 4: 997^3, 256 tiles in 2 slices", CALL(AUTO, NN, 997, 997, 997),
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 997, 0, 997, SGEMM_FAST_TINY_SK_NN, 256, 512))},
+      {"GEMM_SPLITK_FUSE 4: 1023^3 both transposed, ld 1031, nothing packed: 2 slices",
+       CALL(AUTO, TT, 1023, 1023, 1023), .lda = 1031, .ldb = 1031,
+       FAST_PLAN(0, 0, 1, SK_PIECE(0, 1023, 0, 1023, SGEMM_FAST_TINY_SK_TT, 256, 512))},
+      {"GEMM_SPLITK_FUSE 4: deep k keeps the reduction (196 slices)",
+       CALL(AUTO, NN, 128, 128, 65536),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_MID_NN, 196))},
+  };
+  check_plans(h100, fused, sizeof fused / sizeof fused[0]);
+  t[DUET__T_GEMM_SPLITK_FUSE] = 0;
   t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
   t[DUET__T_GEMM_SPLITK_LAUNCH] = 8;
   const want_plan cuda_launch = {
@@ -623,7 +648,8 @@ static void generic(const device *d) {
 static void check_fours(void) {
   static const duet__kernel first[] = {K(SGEMM_FAST_NN),      K(SGEMM_FAST_SMALL_NN),
                                        K(SGEMM_FAST_TINY_NN), K(SGEMM_FAST_TALL_NN),
-                                       K(SGEMM_FAST_WIDE_NN), K(SGEMM_FAST_SK_NN)};
+                                       K(SGEMM_FAST_WIDE_NN), K(SGEMM_FAST_MID_NN),
+                                       K(SGEMM_FAST_SK_NN),   K(SGEMM_FAST_TINY_SK_NN)};
   static const char *const tail[4] = {"_nn", "_nt", "_tn", "_tt"};
   for (size_t f = 0; f < sizeof first / sizeof first[0]; f++) {
     harness_case c;
