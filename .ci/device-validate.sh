@@ -20,6 +20,8 @@
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
 # $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after);
 # kernelsrc: registers, spills and SASS of the GEMM kernels written once (GEMV too), from libduet.so.
+# fence: test_streamk on NVIDIA's OpenCL alone, then the MEMBARs of its programs' CUBINs from a fresh
+# cache, counted per program (the nineteenth session's device-scope fence).
 # ab: .carry/old/duet-old.tar.gz (an earlier `make dist`) built beside this tarball, the same
 # gemm, stencil and reduce rows timed on both in one call.
 # gemv: issue 22's one row or column of C (kernels_cl/gemm_gemv.cl) at every transpose against
@@ -239,6 +241,26 @@ fi
 # $OUT/logs/kernelsrc-sass.txt, to diff against the same file of an earlier tarball (one fast
 # kernel per transpose combination: its k loop should match the old kernel's body of that
 # combination). The cold start of these kernels is the coldstart stage's.
+# The fences of the ticket protocols on NVIDIA's OpenCL (docs/correctness.md, "The fence's scope"):
+# test_streamk builds stream-K, the fused split-K and GEMV through NVIDIA's OpenCL into a fresh
+# program cache, whose binaries are CUBINs (docs/results/cache.md): each one's MEMBAR
+# instructions counted by kind (membar.gl is MEMBAR ... GPU in SASS, membar.cta MEMBAR ... CTA).
+if has fence; then
+  echo "=== fence"
+  rm -rf /tmp/fence-cache
+  DUET_CACHE_DIR=/tmp/fence-cache DUET_OPENCL_WERROR=1 DUET_OPENCL_PLATFORM=NVIDIA DUET_BACKEND=opencl \
+    DUET_TEST_STREAMK_REPEAT=${FENCE_REPEAT:-10} timeout ${CHECK_TIMEOUT:-480} tests/test_streamk >"$logs/fence.log" 2>&1
+  echo "test_streamk on NVIDIA's OpenCL rc=$?"
+  grep -E '^(FAIL|SKIP)|^harness' "$logs/fence.log" | cut -c1-160
+  # a cache entry: a 32-byte header (src/cache.c: the key's length at byte 8, little-endian),
+  # the key, then the binary
+  for f in /tmp/fence-cache/*.bin; do
+    python3 -c 'import struct, sys; b = open(sys.argv[1], "rb").read(); k = struct.unpack_from("<Q", b, 8)[0]; open("/tmp/fence.cubin", "wb").write(b[32 + k:])' "$f"
+    echo "$(basename "$f"): $(/usr/local/cuda/bin/cuobjdump -sass /tmp/fence.cubin 2>&1 | grep -E 'Function :' | head -1 | sed 's/.*Function : //')" \
+      "$(/usr/local/cuda/bin/cuobjdump -sass /tmp/fence.cubin 2>/dev/null | grep -o -E 'MEMBAR[.A-Z]*' | sort | uniq -c | tr -s ' \n' ' ')"
+  done | tee "$logs/fence-sass.txt"
+fi
+
 if has kernelsrc; then
   echo "=== kernelsrc"
   PATH=$PATH:/usr/local/cuda/bin
