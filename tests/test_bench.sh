@@ -152,14 +152,16 @@ count_is "--batch 0 is bad usage" 2 "$rc"
 # --batch auto: per row, enough launches for a run of 0.2 ms by the warm-up's estimate (at most
 # 100); the CSV's batch column says how many. A 16^3 tiled launch takes far less than 0.2 ms,
 # so its runs hold several: batch x median near 0.2 ms (a quarter of it at least, since the
-# estimate also carries the warm-up's pair of events), or the cap.
+# estimate also carries the warm-up's pair of events), or the cap. A batch of 1 is right only
+# where one launch takes about that long itself (CI's ASan build on a loaded PoCL once did, and
+# failed a check that asked for 2 at least): it passes where the median is half the target.
 # shellcheck disable=SC2086
 run batchauto gemm $sel --sizes 16 --reps 3 --warmup 3 --variant tiled --batch auto --csv
 count_is "gemm --batch auto exits 0" 0 "$rc"
-expect "--batch auto's batch column: batch x median >= 0.05 ms, or 100" awk -F, '
+expect "--batch auto's batch column: batch x median >= 0.05 ms (a batch of 1: median >= 0.1), or 100" awk -F, '
   NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   $col["variant"] == "tiled" { n++; b = $col["batch"]; m = $col["median_ms"]
-    if (!(b == 100 || (b >= 2 && b * m >= 0.05))) bad = 1 }
+    if (!(b == 100 || (b >= 2 && b * m >= 0.05) || (b == 1 && m >= 0.1))) bad = 1 }
   END { exit !(n == 1 && !bad) }' "$tmp/batchauto.out"
 # shellcheck disable=SC2086
 run batchauto_table gemm $sel --sizes 16 --reps 2 --warmup 1 --variant tiled --batch auto
