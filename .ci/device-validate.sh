@@ -256,8 +256,9 @@ if has fence; then
   # the key, then the binary
   for f in /tmp/fence-cache/*.bin; do
     python3 -c 'import struct, sys; b = open(sys.argv[1], "rb").read(); k = struct.unpack_from("<Q", b, 8)[0]; open("/tmp/fence.cubin", "wb").write(b[32 + k:])' "$f"
-    echo "$(basename "$f"): $(/usr/local/cuda/bin/cuobjdump -sass /tmp/fence.cubin 2>&1 | grep -E 'Function :' | head -1 | sed 's/.*Function : //')" \
-      "$(/usr/local/cuda/bin/cuobjdump -sass /tmp/fence.cubin 2>/dev/null | grep -o -E 'MEMBAR[.A-Z]*' | sort | uniq -c | tr -s ' \n' ' ')"
+    /usr/local/cuda/bin/cuobjdump -sass /tmp/fence.cubin >/tmp/fence.sass 2>&1
+    echo "$(basename "$f"): $(grep -E 'Function :' /tmp/fence.sass | head -1 | sed 's/.*Function : //')" \
+      "$(grep -o -E 'MEMBAR[.A-Z]*' /tmp/fence.sass | sort | uniq -c | tr -s ' \n' ' ')"
   done | tee "$logs/fence-sass.txt"
 fi
 

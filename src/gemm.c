@@ -173,7 +173,8 @@ static void emit_gemv(steps *p, const fast_call *f, const duet__gemm_piece *q, c
 
 /* A piece's launches: one, or split-K's two: the slices write their partial products into the
  * arena (ld cols), then the reduction adds them into C with alpha and beta, once, as BLAS does;
- * or one stream-K launch over a 1D grid, a block per whole tile and one per unit. */
+ * or one stream-K launch over a 1D grid: a block per whole tile and one per unit, or (split-K
+ * summed in the launch) a block per tile and k slice. */
 static void emit_piece(const duet_ctx *ctx, steps *p, const fast_call *f, const duet__gemm_piece *q,
                        const scratch *s) {
   const operand *a = &f->a, *b = &f->b, *c = &f->c;
