@@ -156,11 +156,12 @@ static void stress(const harness_dev *dev, void *user) {
   stress_with(dev, "GEMM_FAST_BIG_PCT=1,GEMM_FAST_STREAMK_PCT=1", "_sk_", stream_k,
               sizeof stream_k / sizeof stream_k[0]);
   /* split-K of the tiny tile summed in its one launch: 4 tiles in 8 slices, 15 ragged tiles in 2
-   * (32 PoCL units), 64 tiles in 8 (a GPU's 132) */
+   * (32 PoCL units); on the H200's OpenCL (132 units) 6 ragged tiles in 8 slices, 20 ragged
+   * tiles in 6 and 64 tiles in 8, where the first two shapes split k too finely to fuse (its
+   * CUDA plans fuse 512^3 alone) */
   const shape fused[] = {
-      {N_, N_, 64, 64, 4096, 200},
-      {N_, N_, 130, 70, 1000, 200},
-      {N_, N_, 512, 512, 512, 50},
+      {N_, N_, 64, 64, 4096, 200},  {N_, N_, 130, 70, 1000, 200}, {N_, N_, 130, 70, 600, 200},
+      {N_, N_, 300, 200, 700, 100}, {N_, N_, 512, 512, 512, 50},
   };
   stress_with(dev, "GEMM_SPLITK_FUSE=8", "_sk_", fused, sizeof fused / sizeof fused[0]);
   /* GEMV's k slices, summed by the last to take each output's ticket: sgemv along a row, and
