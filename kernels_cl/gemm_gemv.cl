@@ -111,6 +111,59 @@ INLINE_FN void gemv_finish4(idx_t L, float alpha, float beta, DUET_GLOBAL float 
   if (l0 + 3 >= 0 && l0 + 3 < L) store_c(c, (l0 + 3) * cl, alpha, s.w, beta);
 }
 
+/* GEMV_SCALAR_ROWS 1: rows of an ldv not a multiple of 4 go through gemv_rows' scalar form,
+ * GEMV_UNROLL rows in flight; 0: one row at a time, as at the outputs' edges. CUDA only: on the
+ * H200 it took 1 x 4097 x 4097 from 0.0245 to 0.0216 ms there (cuBLAS 0.0204), where NVIDIA's
+ * OpenCL ran it 9% slower (0.0239 -> 0.0261; docs/results/h200.md, twentieth session). */
+#if defined(DUET_CUDA)
+#define GEMV_SCALAR_ROWS 1
+#else
+#define GEMV_SCALAR_ROWS 0
+#endif
+
+/* v's floats l0 .. l0 + 3 of row p: one float4 (vec: aligned there), else four floats */
+INLINE_FN float4 gemv_load4(const bool vec, DUET_GLOBAL const float *DUET_RESTRICT x) {
+  return vec ? GLOBAL_CONST_FLOAT4(x) : DUET_MAKE_FLOAT4(x[0], x[1], x[2], x[3]);
+}
+
+/* duet_sgemv's sums of outputs l0 .. l0 + 3, all inside [0, L), over rows p, p + GEMV_KG, ...
+ * below end: GEMV_UNROLL rows' loads in flight at once, float4s where vec (ldv a multiple of 4,
+ * the outputs shifted to an aligned float4), four floats each where not (GEMV_SCALAR_ROWS). vec
+ * is a constant where this is inlined, so each form is its own loop. */
+INLINE_FN float4 gemv_rows(const bool vec, DUET_GLOBAL const float *DUET_RESTRICT v, idx_t ldv,
+                           DUET_GLOBAL const float *DUET_RESTRICT u, idx_t up, idx_t l0, idx_t p,
+                           idx_t end) {
+  float4 acc = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
+  DUET_GLOBAL const float *row = v + p * ldv + l0;
+  const idx_t step = GEMV_KG * ldv;
+  for (; p + (GEMV_UNROLL - 1) * GEMV_KG < end;
+       p += GEMV_UNROLL * GEMV_KG, row += GEMV_UNROLL * step) {
+    float4 x[GEMV_UNROLL];
+    float w[GEMV_UNROLL];
+#pragma unroll
+    for (int q = 0; q < GEMV_UNROLL; q++) {
+      x[q] = gemv_load4(vec, row + q * step);
+      w[q] = u[(p + q * GEMV_KG) * up];
+    }
+#pragma unroll
+    for (int q = 0; q < GEMV_UNROLL; q++) {
+      acc.x = fma(w[q], x[q].x, acc.x);
+      acc.y = fma(w[q], x[q].y, acc.y);
+      acc.z = fma(w[q], x[q].z, acc.z);
+      acc.w = fma(w[q], x[q].w, acc.w);
+    }
+  }
+  for (; p < end; p += GEMV_KG, row += step) {
+    const float4 x = gemv_load4(vec, row);
+    const float w = u[p * up];
+    acc.x = fma(w, x.x, acc.x);
+    acc.y = fma(w, x.y, acc.y);
+    acc.z = fma(w, x.z, acc.z);
+    acc.w = fma(w, x.w, acc.w);
+  }
+  return acc;
+}
+
 /* duet_sgemv: v read along the outputs. Thread (tx, g) owns outputs l0 .. l0 + 3 of its block
  * and k indices beg + g, beg + g + GEMV_KG, ...; its group's partial sums meet in shared memory,
  * added in group order by the block's first GEMV_LX threads, each of which then holds a float4
@@ -131,34 +184,12 @@ DUET_KERNEL KERNEL_BLOCK(GEMV_THREADS, 1) void duet_sgemv(GEMV_PARAMS) {
   float4 acc = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
   idx_t p = ks.beg + g;
   if (vec && l0 >= 0 && l0 + 4 <= L) { /* within the outputs, v's float4s aligned */
-    DUET_GLOBAL const float *row = v + p * ldv + l0;
-    const idx_t step = GEMV_KG * ldv;
-    for (; p + (GEMV_UNROLL - 1) * GEMV_KG < ks.end;
-         p += GEMV_UNROLL * GEMV_KG, row += GEMV_UNROLL * step) {
-      float4 x[GEMV_UNROLL];
-      float w[GEMV_UNROLL];
-#pragma unroll
-      for (int q = 0; q < GEMV_UNROLL; q++) {
-        x[q] = GLOBAL_CONST_FLOAT4(row + q * step);
-        w[q] = u[(p + q * GEMV_KG) * up];
-      }
-#pragma unroll
-      for (int q = 0; q < GEMV_UNROLL; q++) {
-        acc.x = fma(w[q], x[q].x, acc.x);
-        acc.y = fma(w[q], x[q].y, acc.y);
-        acc.z = fma(w[q], x[q].z, acc.z);
-        acc.w = fma(w[q], x[q].w, acc.w);
-      }
-    }
-    for (; p < ks.end; p += GEMV_KG, row += step) {
-      const float4 x = GLOBAL_CONST_FLOAT4(row);
-      const float w = u[p * up];
-      acc.x = fma(w, x.x, acc.x);
-      acc.y = fma(w, x.y, acc.y);
-      acc.z = fma(w, x.z, acc.z);
-      acc.w = fma(w, x.w, acc.w);
-    }
-  } else if (l0 + 4 > 0 && l0 < L) { /* an edge of the outputs, or ldv not a multiple of 4 */
+    acc = gemv_rows(true, v, ldv, u, up, l0, p, ks.end);
+#if GEMV_SCALAR_ROWS
+  } else if (l0 >= 0 && l0 + 4 <= L) { /* within the outputs, ldv not a multiple of 4 */
+    acc = gemv_rows(false, v, ldv, u, up, l0, p, ks.end);
+#endif
+  } else if (l0 + 4 > 0 && l0 < L) { /* an edge of the outputs (or ldv not a multiple of 4) */
     const bool e0 = l0 >= 0, e1 = l0 + 1 >= 0 && l0 + 1 < L, e2 = l0 + 2 >= 0 && l0 + 2 < L,
                e3 = l0 + 3 < L;
     for (; p < ks.end; p += GEMV_KG) {
