@@ -320,10 +320,10 @@ static unsigned nv_register_cap(const duet_ctx *ctx, unsigned threads, unsigned 
 static int nv_cubin_wanted(duet__group g) {
   const char *off = duet__getenv("CUDA_CACHE_DISABLE");
   const int driver_cache_off = off && strcmp(off, "1") == 0;
-  const int gemm = g == DUET__G_GEMM_FAST || g == DUET__G_GEMM_FAST_SMALL ||
-                   g == DUET__G_GEMM_FAST_TINY || g == DUET__G_GEMM_FAST_TALL ||
-                   g == DUET__G_GEMM_FAST_WIDE || g == DUET__G_GEMM_FAST_MID ||
-                   g == DUET__G_GEMM_SKINNY || g == DUET__G_GEMM_GEMV;
+  const int gemm =
+      g == DUET__G_GEMM_FAST || g == DUET__G_GEMM_FAST_SMALL || g == DUET__G_GEMM_FAST_TINY ||
+      g == DUET__G_GEMM_FAST_TALL || g == DUET__G_GEMM_FAST_WIDE || g == DUET__G_GEMM_FAST_MID ||
+      g == DUET__G_GEMM_FAST_NARROW || g == DUET__G_GEMM_SKINNY || g == DUET__G_GEMM_GEMV;
   return driver_cache_off && gemm;
 }
 

@@ -2,11 +2,12 @@
 /* SGEMM fast (everything that gets to cuBLAS), its stream-K kernels and the split-K reduction.
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  * Written once for both backends in the dialect of src/duet_kernel.h and kernels_cl/builtin.h
- * (which says how each backend builds it). Six groups build this file: gemm_fast (the big tile,
+ * (which says how each backend builds it). Seven groups build this file: gemm_fast (the big tile,
  * the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K, the latter for
  * split-K summed in its one launch: src/gemm_plan.c, fuse_splits), and gemm_fast_small, _tall,
- * _wide and _mid (fast alone), each with the GEMM_FAST_TINY_, ... values under the GEMM_FAST_
- * names: -D options renamed on OpenCL, a namespace of its own on CUDA, kernels_cu/gemm_fast.cu.
+ * _wide, _mid and _narrow (fast alone), each with the GEMM_FAST_TINY_, ... values under the
+ * GEMM_FAST_ names: -D options renamed on OpenCL, a namespace of its own on CUDA,
+ * kernels_cu/gemm_fast.cu.
  *
  * Tunables (values per tuning set in src/duet_tunables.h, whose DUET__FAST_RULES check them
  * wherever a set or a DUET_TUNE override is applied; the STATIC_CHECKs below build-fail the same

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
- * says how), and the registry's rows for them, for six groups: gemm_fast (fast at the GEMM_FAST_
+ * says how), and the registry's rows for them, for seven groups: gemm_fast (fast at the GEMM_FAST_
  * tile, the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K at the
- * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide and _mid (fast at the GEMM_FAST_SMALL_,
- * _TALL_, _WIDE_ and _MID_ tiles), as the OpenCL programs serve them through renamed -D
- * options. */
+ * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide, _mid and _narrow (fast at the
+ * GEMM_FAST_SMALL_, _TALL_, _WIDE_, _MID_ and _NARROW_ tiles), as the OpenCL programs serve them
+ * through renamed -D options. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -29,9 +29,9 @@
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
 /* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
- * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide and _mid, fast alone (as the
- * gemm_fast_small ... gemm_fast_mid groups' OpenCL programs build them). fast is its _nn kernel
- * alone at each tile: on CUDA it holds the four transpose bodies and serves the four names
+ * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide, _mid and _narrow, fast alone
+ * (as the gemm_fast_small ... gemm_fast_narrow groups' OpenCL programs build them). fast is its _nn
+ * kernel alone at each tile: on CUDA it holds the four transpose bodies and serves the four names
  * (FAST_KERNEL in gemm_fast.cl, the registry below). */
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define DUET_KERNEL_ONLY
@@ -84,6 +84,11 @@
 #define FAST_PREFIX GEMM_FAST_MID_
 #define PER_SET_SUFFIX _mid
 #include "every_set.inc"
+#undef PER_SET_SUFFIX
+#undef FAST_PREFIX
+#define FAST_PREFIX GEMM_FAST_NARROW_
+#define PER_SET_SUFFIX _narrow
+#include "every_set.inc"
 #undef DUET_WANT_duet_sgemm_fast_nn
 #undef DUET_KERNEL_ONLY
 #undef PER_SET_SUFFIX
@@ -123,6 +128,7 @@
 #define TALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_tall, GEMM_FAST_TALL_, duet_sgemm_fast)
 #define WIDE_ROWS(S, ...) FOUR_NAMES(S, set##S##_wide, GEMM_FAST_WIDE_, duet_sgemm_fast)
 #define MID_ROWS(S, ...) FOUR_NAMES(S, set##S##_mid, GEMM_FAST_MID_, duet_sgemm_fast)
+#define NARROW_ROWS(S, ...) FOUR_NAMES(S, set##S##_narrow, GEMM_FAST_NARROW_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};
@@ -136,3 +142,5 @@ extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_WIDE)[] = {DUET__FOR_E
                                                                          DUET_CU_END};
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_MID)[] = {DUET__FOR_EACH_SET(MID_ROWS, )
                                                                         DUET_CU_END};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_NARROW)[] = {
+    DUET__FOR_EACH_SET(NARROW_ROWS, ) DUET_CU_END};

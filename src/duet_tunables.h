@@ -56,6 +56,12 @@
  * GEMM_FAST_TALL_*, GEMM_FAST_WIDE_*  the same kernel at a tall and a wide tile, for a C whose
  *                         columns (tall) or rows (wide) fit one tile across: 65536 x 32 on the
  *                         tiny tile's 64 x 64 computes twice its outputs
+ * GEMM_FAST_NARROW_*      the same kernel at the tall tile's height and half its width (16 columns
+ *                         on the GPU sets), for a C at most GEMM_FAST_NARROW_BN columns wide:
+ *                         4096 x 16 on the tall tile computes twice its outputs
+ * GEMM_FAST_NARROW_PCT    the narrow tile's multiply-add rate in the cost model (at the tiny
+ *                         tile's blocks a unit), in percent of the small tile's; 0: never weighed
+ *                         (every set; NVIDIA's OpenCL refines it, src/tuning.c)
  * GEMM_FAST_THIN          1: the cost model also weighs the tall tile for a piece at most
  *                         GEMM_FAST_TALL_BN columns wide and the wide tile for one at most
  *                         GEMM_FAST_WIDE_BM rows high (each at the tiny tile's blocks a unit and
@@ -285,6 +291,16 @@
   X(GEMM_FAST_MID_TN,         8,   8,   8) \
   X(GEMM_FAST_MID_BAND,      16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_MID_) \
+  X(GEMM_FAST_NARROW_BM,    128, 128,  64) \
+  X(GEMM_FAST_NARROW_BN,     16,  16,   8) \
+  X(GEMM_FAST_NARROW_BK,     32,  32,  16) \
+  X(GEMM_FAST_NARROW_WM,     32,  32,  64) \
+  X(GEMM_FAST_NARROW_WN,     16,  16,   8) \
+  X(GEMM_FAST_NARROW_TM,      4,   4,   4) \
+  X(GEMM_FAST_NARROW_TN,      4,   4,   4) \
+  X(GEMM_FAST_NARROW_BAND,   16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_NARROW_) \
+  X(GEMM_FAST_NARROW_PCT,     0,   0,   0) \
   X(GEMM_FAST_MID_PER_CU,     3,   3,   1) \
   X(GEMM_FAST_MID_PCT,        0,   0,   0) \
   X(GEMM_FAST_THIN,           1,   1,   1) \

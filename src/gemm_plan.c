@@ -162,8 +162,8 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
  * that side alone, GEMM_FAST_THIN) in one slice where k is at most GEMM_FAST_SHALLOW_TINY_K; the
  * big tile where it gives enough tiles to fill the compute units, the piece fills enough of them
  * (GEMM_FAST_BIG_FILL_PCT) and k is deeper than GEMM_FAST_SHALLOW_K, else the small, the mid
- * (GEMM_FAST_MID_PCT), the tiny, the tall or the wide tile (GEMM_FAST_THIN), in one launch or
- * split along k, whichever piece_cost finds fastest.
+ * (GEMM_FAST_MID_PCT), the tiny, the tall, the narrow (GEMM_FAST_NARROW_PCT) or the wide tile
+ * (GEMM_FAST_THIN), in one launch or split along k, whichever piece_cost finds fastest.
  * The slice counts tried: 1, the most that give the busiest unit b blocks for b up to four rounds
  * of resident blocks, and the most allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices;
  * 128 x 128 x 65536: 4 tiny tiles in 132). */
@@ -176,6 +176,8 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   /* the piece's columns fit one tall tile across, its rows one wide tile (GEMM_FAST_THIN) */
   const int thin_cols = T(GEMM_FAST_THIN) && q->cols <= T(GEMM_FAST_TALL_BN);
   const int thin_rows = T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM);
+  /* ... or one narrow tile across (GEMM_FAST_NARROW_PCT) */
+  const int narrow_cols = thin_cols && T(GEMM_FAST_NARROW_PCT) && q->cols <= T(GEMM_FAST_NARROW_BN);
   if (k <= T(GEMM_FAST_SHALLOW_TINY_K) && duet__gemm_kernel_fits(x->caps, tun, tiny)) {
     /* a C thin on one side only takes the thin tile of that side (as many outputs a block as
      * the tiny tile, none of them past the C's thin side) */
@@ -194,8 +196,12 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
    * where the square tiles' extra outputs hide in idle units, and theirs are loads saved */
   const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb);
   const size_t tiny_cu = T(GEMM_FAST_TINY_PER_CU), tiny_pct = T(GEMM_FAST_TINY_PCT);
-  tile_kind kinds[5];
+  tile_kind kinds[6];
   int nkinds = 0;
+  if (narrow_cols) /* before the tall tile, whose model time it ties where it computes less */
+    kinds[nkinds++] =
+        kind_of(DUET__K_SGEMM_FAST_NARROW_NN, ta, tb, T(GEMM_FAST_NARROW_BM),
+                T(GEMM_FAST_NARROW_BN), T(GEMM_FAST_NARROW_BK), tiny_cu, T(GEMM_FAST_NARROW_PCT));
   if (thin_cols)
     kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TALL_NN, ta, tb, T(GEMM_FAST_TALL_BM),
                               T(GEMM_FAST_TALL_BN), T(GEMM_FAST_TALL_BK), tiny_cu, tiny_pct);

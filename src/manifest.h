@@ -16,20 +16,21 @@
  * the first use of one of its kernels. A file may serve two groups with different tunables:
  * from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM reaches
  * the file as GEMM_FAST_BM), so one source holds one algorithm at several tile shapes. */
-#define DUET__GROUPS(X)                                                                \
-  X(COPY, "copy", "copy", 0, 0)                                                        \
-  X(TRANSPOSE, "transpose", "transpose", 0, 0)                                         \
-  X(GEMM, "gemm", "gemm", 0, 0)                                                        \
-  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                         \
-  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_") \
-  X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_")    \
-  X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_")    \
-  X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_")    \
-  X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_")       \
-  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                   \
-  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                         \
-  X(VECTOR, "vector", "vector", 0, 0)                                                  \
-  X(REDUCE, "reduce", "reduce", 0, 0)                                                  \
+#define DUET__GROUPS(X)                                                                   \
+  X(COPY, "copy", "copy", 0, 0)                                                           \
+  X(TRANSPOSE, "transpose", "transpose", 0, 0)                                            \
+  X(GEMM, "gemm", "gemm", 0, 0)                                                           \
+  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                            \
+  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_")    \
+  X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_")       \
+  X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_")       \
+  X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_")       \
+  X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_")          \
+  X(GEMM_FAST_NARROW, "gemm_fast_narrow", "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_") \
+  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                      \
+  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                            \
+  X(VECTOR, "vector", "vector", 0, 0)                                                     \
+  X(REDUCE, "reduce", "reduce", 0, 0)                                                     \
   X(STENCIL, "stencil", "stencil", 0, 0)
 
 typedef enum {
@@ -81,6 +82,10 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_MID_NT)      \
   X(SGEMM_FAST_MID_TN)      \
   X(SGEMM_FAST_MID_TT)      \
+  X(SGEMM_FAST_NARROW_NN)   \
+  X(SGEMM_FAST_NARROW_NT)   \
+  X(SGEMM_FAST_NARROW_TN)   \
+  X(SGEMM_FAST_NARROW_TT)   \
   X(SGEMM_FAST_SK_NN)       \
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \
@@ -114,8 +119,8 @@ typedef enum {
 
 /* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
  * tn, tt from the four's first (SGEMM_FAST_NN, _SMALL_NN, _TINY_NN, _TALL_NN, _WIDE_NN, _MID_NN,
- * _SK_NN, _TINY_SK_NN):
- * the kernel of the four that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
+ * _NARROW_NN, _SK_NN, _TINY_SK_NN): the kernel of the four that starts at nn for op(A) = A^T where
+ * ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);
 }

@@ -167,6 +167,9 @@ static void run_model(const harness_dev *dev, void *user) {
  * or in k slices (5 to 257). */
 static const mnk thin[] = {{61, 13, 4097}, {13, 61, 4097}, {700, 9, 300},  {9, 700, 300},
                            {4001, 11, 48}, {11, 4001, 48}, {4001, 11, 24}, {11, 4001, 24}};
+/* The narrow tile (GEMM_FAST_NARROW_PCT): C at most a narrow tile wide (8 columns on the cpu
+ * set, 16 on the GPU sets), ragged along m, in one launch or in k slices. */
+static const mnk narrow[] = {{61, 7, 4097}, {700, 6, 300}, {4001, 5, 48}, {257, 8, 1030}};
 /* The mid tile (GEMM_FAST_MID_PCT): C of fewer small tiles than units, ragged at its edges, in
  * k slices (on the cpu set's tiles: 3, 4 and 129). */
 static const mnk mid[] = {{501, 499, 300}, {130, 1023, 256}, {63, 65, 4097}};
@@ -205,6 +208,9 @@ int main(void) {
   static model_run thin_model = {
       {H100_MODEL "80,GEMM_FAST_THIN=1,GEMM_FAST_SHALLOW_TINY_K=32", "thin"}, thin, COUNT(thin)};
   harness_for_each_ctx(run_model, &thin_model);
+  static model_run narrow_model = {
+      {H100_MODEL "80,GEMM_FAST_THIN=1,GEMM_FAST_NARROW_PCT=80", "narrow"}, narrow, COUNT(narrow)};
+  harness_for_each_ctx(run_model, &narrow_model);
   static model_run mid_model = {
       {H100_MODEL "80,GEMM_FAST_MID_PER_CU=3,GEMM_FAST_MID_PCT=110", "mid"}, mid, COUNT(mid)};
   harness_for_each_ctx(run_model, &mid_model);

@@ -65,7 +65,7 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"STENCIL_PER_CU", 2048, 2048},  {"STENCIL_R16_PER_CU", 32, 32},
                  {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16},
                  {"GEMM_FAST_MID_PCT", 0, 110},   {"GEMM_SPLITK_LAUNCH", 8, 64},
-                 {"GEMM_SPLITK_FUSE", 0, 4}};
+                 {"GEMM_SPLITK_FUSE", 0, 4},      {"GEMM_FAST_NARROW_PCT", 0, 80}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)
@@ -158,14 +158,14 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
-/* Every kernel of fast's plans: big, small, tiny, tall, wide and mid tile for each transpose pair,
- * split-K (on unfused, a context that sums no slices in the launch), skinny and skinny-dot in both
- * orientations, GEMV and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid
- * tile and stream-K for each transpose pair (on sk, a context whose set plans them), and split-K
- * summed in the launch, stream-K at the tiny tile, for each transpose pair (on fused, a context
- * that sums slices in the launch). The calls are derived from the context's
- * tiles and units, so that each reaches its kernel on any device; duet_sgemm_plan says which one
- * does. */
+/* Every kernel of fast's plans: big, small, tiny, tall, wide, mid and narrow tile for each
+ * transpose pair, split-K (on unfused, a context that sums no slices in the launch), skinny and
+ * skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and in k slices,
+ * skinny-dot, the mid and narrow tiles and stream-K for each transpose pair (on sk, a context
+ * whose set plans them), and split-K summed in the launch, stream-K at the tiny tile, for each
+ * transpose pair (on fused, a context that sums slices in the launch). The calls are derived from
+ * the context's tiles and units, so that each reaches its kernel on any device; duet_sgemm_plan
+ * says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
                                const harness_dev *fused, const harness_dev *unfused) {
   duet_ctx *ctx = dev->ctx;
@@ -179,6 +179,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
   const size_t lbn = (size_t)tunable(ctx, "GEMM_FAST_TALL_BN");
   const size_t wbm = (size_t)tunable(ctx, "GEMM_FAST_WIDE_BM");
   const size_t wbn = (size_t)tunable(ctx, "GEMM_FAST_WIDE_BN");
+  const size_t nbm = (size_t)tunable(ctx, "GEMM_FAST_NARROW_BM");
+  const size_t nbn = (size_t)tunable(ctx, "GEMM_FAST_NARROW_BN");
   const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
                              {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
   const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 2, 700, 301, 1},
@@ -223,7 +225,7 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
    * 132 units, and one small tile with k = 16384 on 2), or a strip of a small tile a unit where
    * the mid tile takes fewer (GEMM_FAST_MID_PCT); half a tiny tile (the small tile's would be
    * three quarters padding) */
-  static const char *const tile_names[6][4][2] = {
+  static const char *const tile_names[7][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
        {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
        {"duet_sgemm_fast_tn", "duet_sgemm_fast_tn [gemm_fast,"},
@@ -247,7 +249,11 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
       {{"duet_sgemm_fast_nn of the mid tile", "duet_sgemm_fast_nn [gemm_fast_mid,"},
        {"duet_sgemm_fast_nt of the mid tile", "duet_sgemm_fast_nt [gemm_fast_mid,"},
        {"duet_sgemm_fast_tn of the mid tile", "duet_sgemm_fast_tn [gemm_fast_mid,"},
-       {"duet_sgemm_fast_tt of the mid tile", "duet_sgemm_fast_tt [gemm_fast_mid,"}}};
+       {"duet_sgemm_fast_tt of the mid tile", "duet_sgemm_fast_tt [gemm_fast_mid,"}},
+      {{"duet_sgemm_fast_nn of the narrow tile", "duet_sgemm_fast_nn [gemm_fast_narrow,"},
+       {"duet_sgemm_fast_nt of the narrow tile", "duet_sgemm_fast_nt [gemm_fast_narrow,"},
+       {"duet_sgemm_fast_tn of the narrow tile", "duet_sgemm_fast_tn [gemm_fast_narrow,"},
+       {"duet_sgemm_fast_tt of the narrow tile", "duet_sgemm_fast_tt [gemm_fast_narrow,"}}};
   for (int tr = 0; tr < 4; tr++) {
     const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
     const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
@@ -288,6 +294,12 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
                              {ta, tb, 8 * sbm, 8 * sbn - 5, 1024, 0}};
     const target mid_t = {tile_names[5][tr][0], {tile_names[5][tr][1], NULL}};
     reach(sk, &mid_t, mid, sizeof mid / sizeof mid[0]);
+    /* the narrow tile (on sk too, GEMM_FAST_NARROW_PCT), as the tall one above */
+    const gemm_call narrow[] = {{ta, tb, nbm - 4, nbn, 4096, 1},
+                                {ta, tb, nbm, nbn / 2 + 1, 4096, 0},
+                                {ta, tb, 4 * units * nbm, nbn, 256, 0}};
+    const target narrow_t = {tile_names[6][tr][0], {tile_names[6][tr][1], NULL}};
+    reach(sk, &narrow_t, narrow, sizeof narrow / sizeof narrow[0]);
   }
   /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole
    * tiles under a wave or a wave with a quarter idle */
@@ -366,13 +378,14 @@ static void check_sets(const harness_dev *dev) {
     check_tunables(dev, ctx, set);
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
-    /* stream-K, the mid tile and skinny-dot where the set plans them, else with DUET_TUNE turning
-     * them on (plan tunables, so CUDA takes them too) on another context of the same set; split-K
-     * summed in the launch and split-K's reduction, one on the set's context and the other on one
-     * that turns GEMM_SPLITK_FUSE on or off */
-    char spec[96] = "";
+    /* stream-K, the mid and narrow tiles and skinny-dot where the set plans them, else with
+     * DUET_TUNE turning them on (plan tunables, so CUDA takes them too) on another context of the
+     * same set; split-K summed in the launch and split-K's reduction, one on the set's context
+     * and the other on one that turns GEMM_SPLITK_FUSE on or off */
+    char spec[128] = "";
     if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) strcat(spec, ",GEMM_FAST_STREAMK_PCT=5");
     if (tunable(ctx, "GEMM_FAST_MID_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_PCT=110");
+    if (tunable(ctx, "GEMM_FAST_NARROW_PCT") == 0) strcat(spec, ",GEMM_FAST_NARROW_PCT=80");
     if (tunable(ctx, "GEMM_FAST_SKINNY_DOT") == 0) strcat(spec, ",GEMM_FAST_SKINNY_DOT=1");
     const int fuses = tunable(ctx, "GEMM_SPLITK_FUSE") > 0;
     duet_ctx *sk_ctx = tuned_ctx(dev, set, spec);

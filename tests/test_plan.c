@@ -618,6 +618,32 @@ static void switched(const device *h100) {
   check_plan(h100, &cuda_launch);
   t[DUET__T_GEMM_SPLITK_LAUNCH] = saved_launch;
   t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
+  /* GEMM_FAST_NARROW_PCT 80 (OpenCL's): C of at most 16 columns on the narrow tile, 32 on the
+   * tall one */
+  const int saved_narrow = t[DUET__T_GEMM_FAST_NARROW_PCT];
+  t[DUET__T_GEMM_FAST_NARROW_PCT] = 80;
+  const want_plan narrow[] = {
+      {"GEMM_FAST_NARROW_PCT 80 (OpenCL's): 4096 x 16 x 4096 on the narrow tile, 16 slices",
+       CALL(AUTO, NN, 4096, 16, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_NARROW_NN, 16))},
+      {"GEMM_FAST_NARROW_PCT 80, A transposed: the narrow tile's tn kernel",
+       CALL(AUTO, TN, 4096, 16, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_NARROW_TN, 16))},
+      {"GEMM_FAST_NARROW_PCT 80: 65536 x 16 x 256 on the narrow tile, one launch",
+       CALL(AUTO, NN, 65536, 16, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 16, FAST_NARROW_NN))},
+      {"GEMM_FAST_NARROW_PCT 80: 65536 x 32 x 256 keeps the tall tile",
+       CALL(AUTO, NN, 65536, 32, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TALL_NN))},
+  };
+  check_plans(h100, narrow, sizeof narrow / sizeof narrow[0]);
+  device no_narrow = *h100;
+  no_narrow.name = "an H100 whose narrow tile did not load";
+  no_narrow.caps.unusable = 1ull << K(SGEMM_FAST_NARROW_NN);
+  const want_plan tall_again = {
+      "GEMM_FAST_NARROW_PCT 80, the narrow tile unusable: 4096 x 16 x 4096 on the tall tile",
+      CALL(AUTO, NN, 4096, 16, 4096),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_TALL_NN, 16))};
+  check_plan(&no_narrow, &tall_again);
+  t[DUET__T_GEMM_FAST_NARROW_PCT] = saved_narrow;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
   d.caps.unusable =
@@ -646,10 +672,10 @@ static void generic(const device *d) {
 /* fast's kernels per transpose combination: each four in the order nn, nt, tn, tt that
  * duet__kernel_for_trans counts on, one group and one shape a four. */
 static void check_fours(void) {
-  static const duet__kernel first[] = {K(SGEMM_FAST_NN),      K(SGEMM_FAST_SMALL_NN),
-                                       K(SGEMM_FAST_TINY_NN), K(SGEMM_FAST_TALL_NN),
-                                       K(SGEMM_FAST_WIDE_NN), K(SGEMM_FAST_MID_NN),
-                                       K(SGEMM_FAST_SK_NN),   K(SGEMM_FAST_TINY_SK_NN)};
+  static const duet__kernel first[] = {
+      K(SGEMM_FAST_NN),        K(SGEMM_FAST_SMALL_NN), K(SGEMM_FAST_TINY_NN),
+      K(SGEMM_FAST_TALL_NN),   K(SGEMM_FAST_WIDE_NN),  K(SGEMM_FAST_MID_NN),
+      K(SGEMM_FAST_NARROW_NN), K(SGEMM_FAST_SK_NN),    K(SGEMM_FAST_TINY_SK_NN)};
   static const char *const tail[4] = {"_nn", "_nt", "_tn", "_tt"};
   for (size_t f = 0; f < sizeof first / sizeof first[0]; f++) {
     harness_case c;
