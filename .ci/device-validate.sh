@@ -20,8 +20,8 @@
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
 # $OUT/logs/$SUITE_TAG.{txt,csv,json,png,gp,dat} (SUITE_TAG: suite, or e.g. before / after);
 # kernelsrc: registers, spills and SASS of the GEMM kernels written once (GEMV too), from libduet.so.
-# fence: test_streamk on NVIDIA's OpenCL alone, then the MEMBARs of its programs' CUBINs from a fresh
-# cache, counted per program (the nineteenth session's device-scope fence).
+# fence: test_streamk on NVIDIA's OpenCL alone, then the fences in its programs' binaries (PTX or
+# CUBIN) from a fresh cache, counted per program by scope (the nineteenth session's device fence).
 # ab: .carry/old/duet-old.tar.gz (an earlier `make dist`) built beside this tarball, the same
 # gemm, stencil and reduce rows timed on both in one call.
 # gemv: issue 22's one row or column of C (kernels_cl/gemm_gemv.cl) at every transpose against

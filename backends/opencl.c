@@ -313,17 +313,17 @@ static unsigned nv_register_cap(const duet_ctx *ctx, unsigned threads, unsigned 
 
 /* Whether the disk cache keeps kernel group g's programs as CUBINs on NVIDIA: only where the
  * driver's own cache is off (CUDA_CACHE_DISABLE=1; otherwise it keeps the SASS of PTX it has
- * assembled: a warm first fast sgemm took about 6 ms from PTX on an H100), and only for the GEMM
- * groups, whose ptxas takes 0.3-1.2 s a kernel. The transposes from a CUBIN ran 1.2-1.75x slower
- * than the driver's build of the same PTX on the H200, with or without the build's register
- * cap, for a reason not yet found (docs/results/h200.md, fourteenth session). */
+ * assembled: a warm first fast sgemm took about 6 ms from PTX on an H100), and only for the
+ * production GEMM groups (fast at every tile, skinny, GEMV: by their source file, so that a new
+ * tile's group is one of them), whose ptxas takes 0.3-1.2 s a kernel. The transposes from a CUBIN
+ * ran 1.2-1.75x slower than the driver's build of the same PTX on the H200, with or without the
+ * build's register cap, for a reason not yet found (docs/results/h200.md, fourteenth session). */
 static int nv_cubin_wanted(duet__group g) {
   const char *off = duet__getenv("CUDA_CACHE_DISABLE");
   const int driver_cache_off = off && strcmp(off, "1") == 0;
+  const char *src = duet__groups[g].source;
   const int gemm =
-      g == DUET__G_GEMM_FAST || g == DUET__G_GEMM_FAST_SMALL || g == DUET__G_GEMM_FAST_TINY ||
-      g == DUET__G_GEMM_FAST_TALL || g == DUET__G_GEMM_FAST_WIDE || g == DUET__G_GEMM_FAST_MID ||
-      g == DUET__G_GEMM_FAST_NARROW || g == DUET__G_GEMM_SKINNY || g == DUET__G_GEMM_GEMV;
+      !strcmp(src, "gemm_fast") || !strcmp(src, "gemm_skinny") || !strcmp(src, "gemm_gemv");
   return driver_cache_off && gemm;
 }
 
