@@ -44,17 +44,6 @@
 #define LOCAL_CONST_FLOAT4(p) (*(__local const float4 *)(p))
 /* A pointer into the block's shared memory, for helpers that take one. */
 #define SHARED_PTR __local
-/* A fence of global memory: this thread's accesses before it are seen before those after, by
- * other blocks too (what a ticket or a stamp publishes is read by another block). OpenCL 1.2's
- * mem_fence orders one work-item's accesses, and LLVM's libclc compiles it for NVIDIA targets
- * to PTX's membar.cta, a fence for the work-group alone: on NVIDIA, PTX's membar.gl follows it,
- * the device's fence, as CUDA's __threadfence() is (inline, as duet_kernel.h's shuffles are). */
-#if defined(DUET_NVIDIA)
-inline void duet__membar_gl(void) { asm volatile("membar.gl;" ::: "memory"); }
-#define GLOBAL_FENCE() (mem_fence(CLK_GLOBAL_MEM_FENCE), duet__membar_gl())
-#else
-#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
 #define ATOMIC_CAS_INT(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
 #define ATOMIC_XCHG_INT(p, v) atomic_xchg((p), (v))
 
@@ -73,7 +62,6 @@ inline void duet__membar_gl(void) { asm volatile("membar.gl;" ::: "memory"); }
 #define LOCAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
 #define LOCAL_CONST_FLOAT4(p) (*reinterpret_cast<const float4 *>(p))
 #define SHARED_PTR
-#define GLOBAL_FENCE() __threadfence()
 #define ATOMIC_CAS_INT(p, cmp, v) atomicCAS((p), (cmp), (v))
 #define ATOMIC_XCHG_INT(p, v) atomicExch((p), (v))
 

@@ -486,7 +486,7 @@ INLINE_FN int sk_take_ticket(DUET_GLOBAL int *flag, int epoch) {
 INLINE_FN void sk_publish(DUET_GLOBAL float *slot, DUET_GLOBAL int *stamp, int epoch,
                           float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
   put_partial(slot, acc);
-  GLOBAL_FENCE();
+  DUET_GLOBAL_FENCE();
   ATOMIC_XCHG_INT(stamp, epoch);
 }
 /* Waits until the thread of the same place in the block that wrote `slot` has stamped it with
@@ -495,7 +495,7 @@ INLINE_FN void sk_consume(DUET_GLOBAL const float *slot, DUET_GLOBAL int *stamp,
                           bool add, float acc[GEMM_FAST_TM][GEMM_FAST_TN]) {
   while (SK_READ(stamp) != epoch) {
   }
-  GLOBAL_FENCE();
+  DUET_GLOBAL_FENCE();
   get_partial(slot, add, acc);
   *stamp = 0;
 }

@@ -80,9 +80,9 @@ INLINE_FN void gemv_finish4(idx_t L, float alpha, float beta, DUET_GLOBAL float 
     const idx_t parts = (idx_t)DUET_GRID_DIM(0) * GEMV_LX;
     DUET_GLOBAL float4 *w4 = (DUET_GLOBAL float4 *)work + part;
     CROSS_STORE4(w4 + (idx_t)DUET_BLOCK_IDX(2) * parts, s);
-    GLOBAL_FENCE();
+    DUET_GLOBAL_FENCE();
     if (epoch_ticket(flags + part, epoch) != S - 1) return;
-    GLOBAL_FENCE();
+    DUET_GLOBAL_FENCE();
     s = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
     int z = 0;
     for (; z + GEMV_FINISH_LOADS - 1 < S; z += GEMV_FINISH_LOADS) { /* added in slice order */
@@ -270,9 +270,9 @@ INLINE_FN void gemv_finish1(float alpha, float beta, DUET_GLOBAL float *DUET_RES
     const idx_t parts = (idx_t)DUET_GRID_DIM(0) * GEMV_R;
     DUET_GLOBAL float *w1 = work + part;
     CROSS_STORE(w1 + (idx_t)DUET_BLOCK_IDX(2) * parts, acc);
-    GLOBAL_FENCE();
+    DUET_GLOBAL_FENCE();
     if (epoch_ticket(flags + part, epoch) != S - 1) return;
-    GLOBAL_FENCE();
+    DUET_GLOBAL_FENCE();
     acc = 0.0f;
     int z = 0;
     for (; z + GEMV_FINISH_LOADS - 1 < S; z += GEMV_FINISH_LOADS) { /* added in slice order */

@@ -179,23 +179,11 @@ inline float sum_of_parts(uint blocks, volatile __global const float *part, __lo
   return group_sum(x, s);
 }
 
-/* A fence that another group's reads see: mem_fence, which NVIDIA's compilers make a fence of
- * the work-group (LLVM's libclc: PTX's membar.cta), then on NVIDIA membar.gl, the device's, as
- * the CUDA twin's __threadfence(). */
-#if defined(DUET_NVIDIA)
-#define PUBLISH_FENCE()                      \
-  do {                                       \
-    mem_fence(CLK_GLOBAL_MEM_FENCE);         \
-    asm volatile("membar.gl;" ::: "memory"); \
-  } while (0)
-#else
-#define PUBLISH_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
 /* part: as many floats as groups; ticket: one word, kept between launches (the core's arena).
- * Work-item 0 of each group writes the group's sum, fences, and takes the ticket itself: OpenCL
- * 1.2 orders a fence within one work-item only, so the store a ticket publishes must be its
- * taker's own. In the last group every work-item fences before it reads the sums. */
+ * Work-item 0 of each group writes the group's sum, fences (DUET_GLOBAL_FENCE, the dialect's
+ * fence for the whole device, as the CUDA twin's __threadfence()), and takes the ticket itself:
+ * OpenCL 1.2 orders a fence within one work-item only, so the store a ticket publishes must be
+ * its taker's own. In the last group every work-item fences before it reads the sums. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_reduce_shuffle_once)
 __kernel BLOCK(REDUCE_BLOCK,
                1) void duet_reduce_shuffle_once(idx_t n, __global const float *restrict in,
@@ -206,12 +194,12 @@ __kernel BLOCK(REDUCE_BLOCK,
   const float x = shuffle_group_sum(n, in, s);
   if (get_local_id(0) == 0) {
     part[get_group_id(0)] = x;
-    PUBLISH_FENCE();
+    DUET_GLOBAL_FENCE();
     last = take_ticket(ticket, (uint)epoch) == (uint)get_num_groups(0) - 1;
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (!last) return;
-  PUBLISH_FENCE();
+  DUET_GLOBAL_FENCE();
   const float sum = sum_of_parts((uint)get_num_groups(0), part, s);
   if (get_local_id(0) == 0) {
     out[0] = sum;

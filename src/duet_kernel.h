@@ -81,6 +81,12 @@
 /** Waits for the whole block, and orders its shared and global memory accesses:
  * `barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)` / `__syncthreads()`. */
 #define DUET_BARRIER()
+/** Orders the calling thread's global memory accesses for the whole device: those before it are
+ * seen by every other block before those after it (publishing a result that another block
+ * reads once a ticket or flag says it is there; a block's threads still need #DUET_BARRIER).
+ * `mem_fence(CLK_GLOBAL_MEM_FENCE)`, which NVIDIA's OpenCL compiles to a fence of the work-group
+ * alone, followed there by PTX's device fence `membar.gl` / `__threadfence()`. */
+#define DUET_GLOBAL_FENCE()
 /** The thread's index in its block along dimension d (0, 1 or 2), an `unsigned int`:
  * `get_local_id(d)` / `threadIdx`.
  * @param d the dimension, a constant. */
@@ -182,6 +188,14 @@
 #define DUET_SHARED_PARAM(T, name) , __local T *name
 #define DUET_SHARED_BIND(T, name)
 #define DUET_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#if defined(DUET_NVIDIA)
+/* OpenCL 1.2's mem_fence orders one work-item's accesses; LLVM's libclc compiles it for NVIDIA
+ * targets to membar.cta, the work-group's fence, so the device's membar.gl follows it. */
+inline void duet__membar_gl(void) { asm volatile("membar.gl;" ::: "memory"); }
+#define DUET_GLOBAL_FENCE() (mem_fence(CLK_GLOBAL_MEM_FENCE), duet__membar_gl())
+#else
+#define DUET_GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 #define DUET_THREAD_IDX(d) ((uint)get_local_id(d))
 #define DUET_BLOCK_IDX(d) ((uint)get_group_id(d))
 #define DUET_BLOCK_DIM(d) ((uint)get_local_size(d))
@@ -272,6 +286,7 @@ DUET__PTX_SHFL(idx, int, "r")
   extern __shared__ __align__(16) unsigned char duet__dynamic_shared[]; \
   T *name = (T *)duet__dynamic_shared
 #define DUET_BARRIER() __syncthreads()
+#define DUET_GLOBAL_FENCE() __threadfence()
 /* A template, not two overloads (dim3, uint3): NVRTC warns of a static function left unused. */
 template <typename V>
 static __device__ __forceinline__ unsigned duet__pick(V v, int d) {

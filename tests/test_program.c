@@ -75,6 +75,30 @@ static const char source[] =
     "  DUET_BARRIER();\n"
     "  if (DUET_THREAD_IDX(0) == 0) DUET_ATOMIC_ADD_INT(count, local_count[0]);\n"
     "}\n"
+    /* The last block sums the blocks' sums: thread 0 of each stores its block's, fences for the
+     * device and takes a ticket; the block with the last ticket fences and reads them all. */
+    "DUET_KERNEL void last_block(DUET_GLOBAL const float *in, volatile DUET_GLOBAL float *part,\n"
+    "                            DUET_GLOBAL int *ticket, DUET_GLOBAL float *out, int n) {\n"
+    "  DUET_SHARED int last[1];\n"
+    "  const unsigned b = DUET_BLOCK_IDX(0), nb = DUET_GRID_DIM(0);\n"
+    "  if (DUET_THREAD_IDX(0) == 0) {\n"
+    "    float s = 0.0f;\n"
+    "    for (unsigned j = 0; j < DUET_BLOCK_DIM(0); j++) {\n"
+    "      const size_t i = (size_t)b * DUET_BLOCK_DIM(0) + j;\n"
+    "      if (i < (size_t)n) s += in[i];\n"
+    "    }\n"
+    "    part[b] = s;\n"
+    "    DUET_GLOBAL_FENCE();\n"
+    "    last[0] = DUET_ATOMIC_ADD_INT(ticket, 1) == (int)nb - 1;\n"
+    "  }\n"
+    "  DUET_BARRIER();\n"
+    "  if (last[0] && DUET_THREAD_IDX(0) == 0) {\n"
+    "    DUET_GLOBAL_FENCE();\n"
+    "    float t = 0.0f;\n"
+    "    for (unsigned j = 0; j < nb; j++) t += part[j];\n"
+    "    out[0] = t;\n"
+    "  }\n"
+    "}\n"
     /* Vector loads and stores: out = 2 * in, four floats and four ints at a time. */
     "DUET_KERNEL void vectors(DUET_GLOBAL const float *in, DUET_GLOBAL float *out,\n"
     "                         DUET_GLOBAL int *ints, int n4) {\n"
@@ -314,6 +338,42 @@ static void case_atomics(const harness_dev *dev, duet_program *prog) {
   }
   duet_buf_destroy(dcount);
   duet_buf_destroy(dsum);
+  harness_case_end(&c);
+}
+
+/* DUET_GLOBAL_FENCE in use: the partial sums are small integers, so any order of the adds gives
+ * the exact total, and every block must have taken its ticket. */
+static void case_last_block(const harness_dev *dev, duet_program *prog) {
+  harness_case c;
+  enum { BLOCK = 64, BLOCKS = 257, N = BLOCK * BLOCKS - 5 };
+  harness_case_begin(&c, dev, "program last_block: %d blocks' sums published by DUET_GLOBAL_FENCE",
+                     BLOCKS);
+  static float in[N];
+  double want = 0;
+  for (int i = 0; i < N; i++) want += in[i] = (float)(i & 15);
+  int ticket = 0;
+  float out = -1.0f;
+  duet_buf *din = make_buf(&c, dev->ctx, sizeof in, in),
+           *dpart = make_buf(&c, dev->ctx, BLOCKS * sizeof(float), NULL),
+           *dticket = make_buf(&c, dev->ctx, sizeof ticket, &ticket),
+           *dout = make_buf(&c, dev->ctx, sizeof out, &out);
+  if (din && dpart && dticket && dout) {
+    const size_t grid[3] = {BLOCKS, 1, 1};
+    const unsigned block[3] = {BLOCK, 1, 1};
+    duet_arg args[] = {duet_arg_buf(din), duet_arg_buf(dpart), duet_arg_buf(dticket),
+                       duet_arg_buf(dout), duet_arg_i32(N)};
+    if (ok(&c, dev->ctx, duet_launch(prog, "last_block", grid, block, 0, args, COUNT(args)),
+           "duet_launch") &&
+        ok(&c, dev->ctx, duet_buf_read(dout, 0, &out, sizeof out), "duet_buf_read") &&
+        ok(&c, dev->ctx, duet_buf_read(dticket, 0, &ticket, sizeof ticket), "duet_buf_read")) {
+      harness_expect(&c, ticket == BLOCKS, "ticket = %d, want %d", ticket, BLOCKS);
+      harness_expect(&c, out == (float)want, "sum = %.1f, want %.1f", out, want);
+    }
+  }
+  duet_buf_destroy(din);
+  duet_buf_destroy(dpart);
+  duet_buf_destroy(dticket);
+  duet_buf_destroy(dout);
   harness_case_end(&c);
 }
 
@@ -838,6 +898,7 @@ static void run(const harness_dev *dev, void *user) {
                       "the device's limit, duet_device_info");
     case_where(dev, prog);
     case_atomics(dev, prog);
+    case_last_block(dev, prog);
     case_vectors(dev, prog);
     case_shuffles(dev, prog);
     case_shuffle_lanes(dev, prog, 128, 1);
