@@ -56,6 +56,9 @@
 #define INLINE_FN static __device__ __forceinline__
 #define KERNEL_BLOCK(x, y) __launch_bounds__((x) * (y))
 #define KERNEL_BLOCK_MIN(x, y, min_blocks) __launch_bounds__((x) * (y), (min_blocks))
+/* A register cap of n a thread, for a kernel whose blocks never run more threads than fit it
+ * (nvcc takes it without a __launch_bounds__, so without the block size). */
+#define KERNEL_MAX_REGS(n) __maxnreg__(n)
 #define LOCAL_BARRIER() __syncthreads()
 #define GLOBAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
 #define GLOBAL_CONST_FLOAT4(p) (*reinterpret_cast<const float4 *>(p))

@@ -607,11 +607,14 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  * combination, so that the inner loops carry no branch on them. One kernel per combination, named
  * for it (ta and tb, passed so that every fast kernel takes one argument list, must be the
  * name's), holds either its own body alone, so that a cold build compiles the one body a call
- * needs, not four (NVIDIA's OpenCL runs ptxas over each), or all four, picked by ta and tb: on the
- * H100 the one-body kernels ran 7-11% slower at 1024^3 to 4097^3 on both backends
- * (docs/results/h100.md, tenth session). nvcc builds ahead of time, so CUDA takes four bodies,
- * and instantiates the _nn kernel alone, which kernels_cu/gemm_fast.cu registers under the four
- * names; OpenCL takes GEMM_FAST_FOUR_BODIES (0 in every set: one body, for the cold build). */
+ * needs, not four (NVIDIA's OpenCL runs ptxas over each), or all four, picked by ta and tb. A
+ * body runs at another speed alone and among four, at the same register count, as ptxas
+ * schedules it otherwise (docs/results/tuning-notes.md, "fast's bodies per kernel"):
+ *   - CUDA: four bodies in the _nn kernel, which kernels_cu/gemm_fast.cu registers under the
+ *     four names (nvcc builds ahead of time: their size costs nothing at run time); at the big
+ *     tile it registers duet_sgemm_fast_nn_alone (below) for nn.
+ *   - OpenCL: GEMM_FAST_FOUR_BODIES (0 in every set: one body, for the cold build; four ran the
+ *     big tile 7% faster on NVIDIA's OpenCL, where register caps of 208-240 changed nothing). */
 #if defined(DUET_CUDA) || GEMM_FAST_FOUR_BODIES
 #define FAST_BODY(KA, KB)      \
   if (!ta) {                   \
@@ -647,6 +650,26 @@ FAST_KERNEL(duet_sgemm_fast_tn, false, false)
 #endif
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_tt)
 FAST_KERNEL(duet_sgemm_fast_tt, false, true)
+#endif
+/* CUDA, the big tile (kernels_cu/gemm_fast.cu wants it): fast's nn body alone, under a cap of
+ * FAST_ALONE_REGS registers, what FAST_MIN_BLOCKS blocks leave a thread (as __launch_bounds__
+ * gives) and at most 240 where a block fills a unit alone (FAST_MIN_BLOCKS 1: nvidia-sm80's
+ * 256 x 128 tile). There the nn body alone under 240 ran 4096^3 2% faster than among four, and
+ * the nt body alone 7% slower, so the other three stay in the _nn kernel (docs/results/h200.md,
+ * twenty-first session). */
+#if defined(DUET_CUDA) && defined(DUET_WANT_duet_sgemm_fast_nn_alone)
+#define FAST_REGS_FIT (65536 / (FAST_NT * FAST_MIN_BLOCKS) / 8 * 8)
+#define FAST_REGS_MOST (FAST_MIN_BLOCKS == 1 ? 240 : 255)
+#define FAST_ALONE_REGS (FAST_REGS_FIT < FAST_REGS_MOST ? FAST_REGS_FIT : FAST_REGS_MOST)
+DUET_KERNEL KERNEL_MAX_REGS(FAST_ALONE_REGS) void duet_sgemm_fast_nn_alone(
+    FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {
+  DUET_SHARED_BIND(float, smem);
+  FAST_APPLY_OFFSETS();
+  FAST_TILES(true, false);
+}
+#undef FAST_ALONE_REGS
+#undef FAST_REGS_MOST
+#undef FAST_REGS_FIT
 #endif
 #undef FAST_KERNEL
 #undef FAST_TILES
