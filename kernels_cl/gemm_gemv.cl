@@ -120,6 +120,10 @@ INLINE_FN void gemv_finish4(idx_t L, float alpha, float beta, DUET_GLOBAL float 
 #else
 #define GEMV_SCALAR_ROWS 0
 #endif
+/* duet_sgemv's blocks resident on a unit, as a register cap for CUDA (OpenCL's comes from the
+ * manifest): 48 warps. Beside the scalar form nvcc gave it 58 registers (4 blocks of 256), and
+ * large rows of C ran 15-25% slower than at 40 (docs/results/h200.md, twenty-first session). */
+#define GEMV_MIN_BLOCKS (GEMV_THREADS >= 1536 ? 1 : 1536 / GEMV_THREADS)
 
 /* v's floats l0 .. l0 + 3 of row p: one float4 (vec: aligned there), else four floats */
 INLINE_FN float4 gemv_load4(const bool vec, DUET_GLOBAL const float *DUET_RESTRICT x) {
@@ -169,7 +173,7 @@ INLINE_FN float4 gemv_rows(const bool vec, DUET_GLOBAL const float *DUET_RESTRIC
  * added in group order by the block's first GEMV_LX threads, each of which then holds a float4
  * of outputs: stored, or published as its slice's part. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemv)
-DUET_KERNEL KERNEL_BLOCK(GEMV_THREADS, 1) void duet_sgemv(GEMV_PARAMS) {
+DUET_KERNEL KERNEL_BLOCK_MIN(GEMV_THREADS, 1, GEMV_MIN_BLOCKS) void duet_sgemv(GEMV_PARAMS) {
   DUET_SHARED float red[GEMV_KG * GEMV_LT];
   v += v_off;
   u += u_off;
