@@ -61,7 +61,7 @@
  *                         4096 x 16 on the tall tile computes twice its outputs
  * GEMM_FAST_NARROW_PCT    the narrow tile's multiply-add rate in the cost model (at the tiny
  *                         tile's blocks a unit), in percent of the small tile's; 0: never weighed
- *                         (every set; NVIDIA's OpenCL refines it, src/tuning.c)
+ *                         (nvidia-sm80: 80, the tall tile's rate, on both backends)
  * GEMM_FAST_THIN          1: the cost model also weighs the tall tile for a piece at most
  *                         GEMM_FAST_TALL_BN columns wide and the wide tile for one at most
  *                         GEMM_FAST_WIDE_BM rows high (each at the tiny tile's blocks a unit and
@@ -300,7 +300,7 @@
   X(GEMM_FAST_NARROW_TN,      4,   4,   4) \
   X(GEMM_FAST_NARROW_BAND,   16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_NARROW_) \
-  X(GEMM_FAST_NARROW_PCT,     0,   0,   0) \
+  X(GEMM_FAST_NARROW_PCT,     0,  80,   0) \
   X(GEMM_FAST_MID_PER_CU,     3,   3,   1) \
   X(GEMM_FAST_MID_PCT,        0,   0,   0) \
   X(GEMM_FAST_THIN,           1,   1,   1) \

@@ -70,9 +70,6 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   nvidia-sm80 on OpenCL, GEMM_SPLITK_FUSE 4: the tiny tile's split-K summed in its one launch
  *   ran 997^3-1024^3 up to 9% faster than the plans of one launch or two before it, and
  *   nvcc's 256^3 and 512^3 4-9% slower than the reduction's second launch (CUDA keeps 0).
- *   nvidia-sm80 on OpenCL, GEMM_FAST_NARROW_PCT 80 (the tall tile's rate): the tall tile's
- *   kernel at 128 x 16 ran C of 8 and 16 columns 19-24% faster than at 128 x 32 on NVIDIA's
- *   OpenCL (4096 x 16 x 4096 at cuBLAS's time); nvcc's build has not been timed (CUDA keeps 0).
  * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
@@ -87,7 +84,6 @@ static const struct {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_PCT, 110},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_LAUNCH, 64},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_FUSE, 4},
-    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_NARROW_PCT, 80},
 };
 
 /* The tunables some kernel is built with; the rest steer the core's plans alone. */

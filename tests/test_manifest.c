@@ -65,7 +65,7 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"STENCIL_PER_CU", 2048, 2048},  {"STENCIL_R16_PER_CU", 32, 32},
                  {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16},
                  {"GEMM_FAST_MID_PCT", 0, 110},   {"GEMM_SPLITK_LAUNCH", 8, 64},
-                 {"GEMM_SPLITK_FUSE", 0, 4},      {"GEMM_FAST_NARROW_PCT", 0, 80}};
+                 {"GEMM_SPLITK_FUSE", 0, 4},      {"GEMM_FAST_NARROW_PCT", 80, 80}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)

@@ -271,8 +271,11 @@ static void h100(const device *d) {
       {"five rows are no strip: the wide tile (GEMM_FAST_THIN), 16 slices",
        CALL(FAST, NN, 5, 4096, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 5, 0, 4096, SGEMM_FAST_WIDE_NN, 16))},
-      {"16 columns: the tall tile, 16 slices", CALL(AUTO, NN, 4096, 16, 4096),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_TALL_NN, 16))},
+      {"16 columns: the narrow tile (GEMM_FAST_NARROW_PCT 80), 16 slices",
+       CALL(AUTO, NN, 4096, 16, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_NARROW_NN, 16))},
+      {"32 columns: the tall tile, 16 slices", CALL(AUTO, NN, 4096, 32, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 32, SGEMM_FAST_TALL_NN, 16))},
       {"33 columns are wider than the tall tile: the tiny tile, 8 slices (B packed: ldb 33)",
        CALL(AUTO, NN, 4096, 33, 4096),
        FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_TINY_NN, 8))},
@@ -618,12 +621,12 @@ static void switched(const device *h100) {
   check_plan(h100, &cuda_launch);
   t[DUET__T_GEMM_SPLITK_LAUNCH] = saved_launch;
   t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
-  /* GEMM_FAST_NARROW_PCT 80 (OpenCL's): C of at most 16 columns on the narrow tile, 32 on the
+  /* GEMM_FAST_NARROW_PCT 80 (nvidia-sm80's): C of at most 16 columns on the narrow tile, 32 on the
    * tall one */
   const int saved_narrow = t[DUET__T_GEMM_FAST_NARROW_PCT];
   t[DUET__T_GEMM_FAST_NARROW_PCT] = 80;
   const want_plan narrow[] = {
-      {"GEMM_FAST_NARROW_PCT 80 (OpenCL's): 4096 x 16 x 4096 on the narrow tile, 16 slices",
+      {"GEMM_FAST_NARROW_PCT 80 (nvidia-sm80's): 4096 x 16 x 4096 on the narrow tile, 16 slices",
        CALL(AUTO, NN, 4096, 16, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_NARROW_NN, 16))},
       {"GEMM_FAST_NARROW_PCT 80, A transposed: the narrow tile's tn kernel",
