@@ -57,8 +57,13 @@
 #define KERNEL_BLOCK(x, y) __launch_bounds__((x) * (y))
 #define KERNEL_BLOCK_MIN(x, y, min_blocks) __launch_bounds__((x) * (y), (min_blocks))
 /* A register cap of n a thread, for a kernel whose blocks never run more threads than fit it
- * (nvcc takes it without a __launch_bounds__, so without the block size). */
+ * (nvcc takes it without a __launch_bounds__, so without the block size). __maxnreg__ came with
+ * CUDA 12.4; an older nvcc builds the kernel uncapped (correct, and slower where it is used). */
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4)
 #define KERNEL_MAX_REGS(n) __maxnreg__(n)
+#else
+#define KERNEL_MAX_REGS(n)
+#endif
 #define LOCAL_BARRIER() __syncthreads()
 #define GLOBAL_FLOAT4(p) (*reinterpret_cast<float4 *>(p))
 #define GLOBAL_CONST_FLOAT4(p) (*reinterpret_cast<const float4 *>(p))
