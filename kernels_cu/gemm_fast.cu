@@ -42,7 +42,7 @@
 #define DUET_WANT_duet_sgemm_fast_sk_tn
 #define DUET_WANT_duet_sgemm_fast_sk_tt
 #define DUET_WANT_duet_sgemm_splitk_reduce
-/* the big tile: and fast's nn body alone (duet_sgemm_fast_nn_alone in gemm_fast.cl) */
+/* the big tile, with fast's nn body alone beside (duet_sgemm_fast_nn_alone in gemm_fast.cl) */
 #define DUET_WANT_duet_sgemm_fast_nn_alone
 #define FAST_PREFIX GEMM_FAST_
 #define PER_SET_SUFFIX

@@ -56,7 +56,8 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
    * shallow k keeps fast's big tile where CUDA's takes the small one, the tiny tile steps k
    * by 16 where CUDA's steps by 8, the plan weighs the mid tile where CUDA's does not,
    * split-K's second launch costs the plan 8 times CUDA's, and the tiny tile sums up to 4 k
-   * slices in its one launch where CUDA's launches the reduction. */
+   * slices in its one launch where CUDA's launches the reduction; and one the set gives both
+   * backends alike, the narrow tile's rate (a refinement before the twenty-first session). */
   static const struct {
     const char *name;
     int cuda, opencl;
