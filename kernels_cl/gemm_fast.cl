@@ -41,7 +41,8 @@
  * in shared memory, and C is written only inside its m x n elements. k == 0 and alpha == 0 never
  * reach these kernels.
  * Backend-specific code, each in a small #if that says why: fast's bodies per kernel (CUDA
- * builds ahead of time and takes four, see FAST_KERNEL), the stream-K partials' loads and
+ * builds ahead of time and takes four, see FAST_KERNEL) and CUDA's nn body alone at the big tile
+ * (duet_sgemm_fast_nn_alone), the stream-K partials' loads and
  * stores (CUDA's L2-only __ldcg/__stcg, OpenCL's volatile loads), the reads of stream-K flags and
  * stamps (a volatile load, an atomic add of 0), and the rounding of the shared pointer (OpenCL
  * only, see above). */
