@@ -41,8 +41,8 @@
  * in shared memory, and C is written only inside its m x n elements. k == 0 and alpha == 0 never
  * reach these kernels.
  * Backend-specific code, each in a small #if that says why: fast's bodies per kernel (CUDA
- * builds ahead of time and takes four, see FAST_KERNEL) and CUDA's nn body alone at the big tile
- * (duet_sgemm_fast_nn_alone), the stream-K partials' loads and
+ * builds ahead of time and takes four, see FAST_KERNEL) and CUDA's nn and tn bodies alone at the
+ * big tile (FAST_ALONE), the stream-K partials' loads and
  * stores (CUDA's L2-only __ldcg/__stcg, OpenCL's volatile loads), the reads of stream-K flags and
  * stamps (a volatile load, an atomic add of 0), and the rounding of the shared pointer (OpenCL
  * only, see above). */
@@ -607,16 +607,23 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  * The transposes decide which loader runs (memory along k or along m/n), one body per
  * combination, so that the inner loops carry no branch on them. One kernel per combination, named
  * for it (ta and tb, passed so that every fast kernel takes one argument list, must be the
- * name's), holds either its own body alone, so that a cold build compiles the one body a call
- * needs, not four (NVIDIA's OpenCL runs ptxas over each), or all four, picked by ta and tb. A
- * body runs at another speed alone and among four, at the same register count, as ptxas
- * schedules it otherwise (docs/results/tuning-notes.md, "fast's bodies per kernel"):
+ * name's), holds its own body alone, so that a cold build compiles the one body a call needs
+ * (NVIDIA's OpenCL runs ptxas over each), or more. A body runs at another speed alone and among
+ * others, at the same register count, as ptxas schedules it otherwise (docs/results/h200.md,
+ * twenty-first and twenty-second sessions):
  *   - CUDA: four bodies in the _nn kernel, which kernels_cu/gemm_fast.cu registers under the
  *     four names (nvcc builds ahead of time: their size costs nothing at run time); at the big
- *     tile it registers duet_sgemm_fast_nn_alone (below) for nn.
- *   - OpenCL: GEMM_FAST_FOUR_BODIES (0 in every set: one body, for the cold build; four ran the
- *     big tile 7% faster on NVIDIA's OpenCL, where register caps of 208-240 changed nothing). */
-#if defined(DUET_CUDA) || GEMM_FAST_FOUR_BODIES
+ *     tile it registers duet_sgemm_fast_nn_alone and _tn_alone (below) for nn and tn.
+ *   - OpenCL: GEMM_FAST_BODIES, which the big tile's group alone is built with (the other tiles
+ *     take one body): 1, the kernel's own body; 2, its own and its partner's, the body with both
+ *     transposes the other way round, which runs only for the partner's ta and tb, so never for
+ *     the kernel's own name (nvidia-sm80: on NVIDIA's OpenCL the pair ran the big tile 0.5-1.2%
+ *     faster than four bodies and 2-13% faster than one; its cold build took 4-7 s, four's
+ *     12-15 s, one's 2 s); 4, all four. */
+#ifndef GEMM_FAST_BODIES
+#define GEMM_FAST_BODIES 1
+#endif
+#if defined(DUET_CUDA) || GEMM_FAST_BODIES == 4
 #define FAST_BODY(KA, KB)      \
   if (!ta) {                   \
     if (!tb)                   \
@@ -628,18 +635,26 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
   } else {                     \
     FAST_TILES(false, true);   \
   }
+#elif GEMM_FAST_BODIES == 2
+#define FAST_BODY(KA, KB)          \
+  if (ta == (KA) && tb == !(KB)) { \
+    FAST_TILES(!(KA), !(KB));      \
+  } else {                         \
+    FAST_TILES(KA, KB);            \
+  }
 #else
 #define FAST_BODY(KA, KB) FAST_TILES(KA, KB)
 #endif
 #define FAST_TILES(KA, KB) \
   fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem)
-#define FAST_KERNEL(NAME, KA, KB)                                      \
-  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME( \
-      FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {                    \
-    DUET_SHARED_BIND(float, smem);                                     \
-    FAST_APPLY_OFFSETS();                                              \
-    FAST_BODY(KA, KB);                                                 \
+#define FAST_KERNEL_WITH(NAME, ATTRIBUTES, BODY)                                 \
+  DUET_KERNEL ATTRIBUTES void NAME(FAST_PARAMS DUET_SHARED_PARAM(float, smem)) { \
+    DUET_SHARED_BIND(float, smem);                                               \
+    FAST_APPLY_OFFSETS();                                                        \
+    BODY;                                                                        \
   }
+#define FAST_KERNEL(NAME, KA, KB) \
+  FAST_KERNEL_WITH(NAME, KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS), FAST_BODY(KA, KB))
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_nn)
 FAST_KERNEL(duet_sgemm_fast_nn, true, false)
 #endif
@@ -652,27 +667,34 @@ FAST_KERNEL(duet_sgemm_fast_tn, false, false)
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_tt)
 FAST_KERNEL(duet_sgemm_fast_tt, false, true)
 #endif
-/* CUDA, the big tile (kernels_cu/gemm_fast.cu wants it): fast's nn body alone, under a cap of
- * FAST_ALONE_REGS registers, what FAST_MIN_BLOCKS blocks leave a thread (as __launch_bounds__
- * gives) and at most 240 where a block fills a unit alone (FAST_MIN_BLOCKS 1: nvidia-sm80's
- * 256 x 128 tile). There the nn body alone under 240 ran 4096^3 2% faster than among four, and
- * the nt body alone 7% slower, so the other three stay in the _nn kernel (docs/results/h200.md,
- * twenty-first session). */
-#if defined(DUET_CUDA) && defined(DUET_WANT_duet_sgemm_fast_nn_alone)
+/* CUDA, the big tile (kernels_cu/gemm_fast.cu wants them): fast's nn and tn bodies each alone,
+ * under a cap of FAST_ALONE_REGS(MOST) registers: what FAST_MIN_BLOCKS blocks leave a thread (as
+ * __launch_bounds__ gives), and at most MOST where a block fills a unit alone (FAST_MIN_BLOCKS 1:
+ * nvidia-sm80's 256 x 128 tile). There, against the four-body kernel, nn alone under 240 ran
+ * 4096^3 2% faster and tn alone under 248 3% faster; nt and tt alone were slower under every cap
+ * from 216 to 255, so they stay in the _nn kernel (docs/results/h200.md, twenty-first and
+ * twenty-second sessions). */
+#if defined(DUET_CUDA) && \
+    (defined(DUET_WANT_duet_sgemm_fast_nn_alone) || defined(DUET_WANT_duet_sgemm_fast_tn_alone))
 #define FAST_REGS_FIT (65536 / (FAST_NT * FAST_MIN_BLOCKS) / 8 * 8)
-#define FAST_REGS_MOST (FAST_MIN_BLOCKS == 1 ? 240 : 255)
-#define FAST_ALONE_REGS (FAST_REGS_FIT < FAST_REGS_MOST ? FAST_REGS_FIT : FAST_REGS_MOST)
-DUET_KERNEL KERNEL_MAX_REGS(FAST_ALONE_REGS) void duet_sgemm_fast_nn_alone(
-    FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {
-  DUET_SHARED_BIND(float, smem);
-  FAST_APPLY_OFFSETS();
-  FAST_TILES(true, false);
-}
+#define FAST_REGS_MOST(MOST) (FAST_MIN_BLOCKS == 1 ? (MOST) : 255)
+#define FAST_ALONE_REGS(MOST) \
+  (FAST_REGS_FIT < FAST_REGS_MOST(MOST) ? FAST_REGS_FIT : FAST_REGS_MOST(MOST))
+#define FAST_ALONE(NAME, KA, KB, MOST) \
+  FAST_KERNEL_WITH(NAME, KERNEL_MAX_REGS(FAST_ALONE_REGS(MOST)), FAST_TILES(KA, KB))
+#ifdef DUET_WANT_duet_sgemm_fast_nn_alone
+FAST_ALONE(duet_sgemm_fast_nn_alone, true, false, 240)
+#endif
+#ifdef DUET_WANT_duet_sgemm_fast_tn_alone
+FAST_ALONE(duet_sgemm_fast_tn_alone, false, false, 248)
+#endif
+#undef FAST_ALONE
 #undef FAST_ALONE_REGS
 #undef FAST_REGS_MOST
 #undef FAST_REGS_FIT
 #endif
 #undef FAST_KERNEL
+#undef FAST_KERNEL_WITH
 #undef FAST_TILES
 #undef FAST_BODY
 

@@ -32,8 +32,8 @@
  * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide, _mid and _narrow, fast alone
  * (as the gemm_fast_small ... gemm_fast_narrow groups' OpenCL programs build them). fast is its _nn
  * kernel alone at each tile: on CUDA it holds the four transpose bodies and serves the four names,
- * but at the big tile nn's own, duet_sgemm_fast_nn_alone (FAST_KERNEL in gemm_fast.cl, the
- * registry below). */
+ * but at the big tile nn and tn have their own, duet_sgemm_fast_nn_alone and _tn_alone
+ * (FAST_ALONE in gemm_fast.cl, the registry below). */
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define DUET_KERNEL_ONLY
 #define DUET_WANT_duet_sgemm_fast_nn
@@ -42,14 +42,16 @@
 #define DUET_WANT_duet_sgemm_fast_sk_tn
 #define DUET_WANT_duet_sgemm_fast_sk_tt
 #define DUET_WANT_duet_sgemm_splitk_reduce
-/* the big tile, with fast's nn body alone beside (duet_sgemm_fast_nn_alone in gemm_fast.cl) */
+/* the big tile, with fast's nn and tn bodies alone beside (FAST_ALONE in gemm_fast.cl) */
 #define DUET_WANT_duet_sgemm_fast_nn_alone
+#define DUET_WANT_duet_sgemm_fast_tn_alone
 #define FAST_PREFIX GEMM_FAST_
 #define PER_SET_SUFFIX
 #include "every_set.inc"
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 #undef DUET_WANT_duet_sgemm_fast_nn_alone
+#undef DUET_WANT_duet_sgemm_fast_tn_alone
 #undef DUET_WANT_duet_sgemm_fast_sk_nn
 #undef DUET_WANT_duet_sgemm_fast_sk_nt
 #undef DUET_WANT_duet_sgemm_fast_sk_tn
@@ -108,7 +110,7 @@
   {#NAME, S, (const void *)NS::FN, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
 /* four kernels of one kind, one per transpose combination (NAME_nn ... NAME_tt), at one tile,
  * each its own function (FOUR_ROWS, stream-K) or all of them the _nn one (FOUR_NAMES, fast), but
- * at the big tile fast's nn the _nn_alone one (BIG_NAMES) */
+ * at the big tile fast's nn and tn their _alone ones (BIG_NAMES) */
 #define FOUR_ROWS(S, NS, P, NAME)          \
   FAST_ROW(S, NS, P, NAME##_nn, NAME##_nn) \
   FAST_ROW(S, NS, P, NAME##_nt, NAME##_nt) \
@@ -120,7 +122,7 @@
 #define BIG_NAMES(S, NS, P, NAME)                \
   FAST_ROW(S, NS, P, NAME##_nn, NAME##_nn_alone) \
   FAST_ROW(S, NS, P, NAME##_nt, NAME##_nn)       \
-  FAST_ROW(S, NS, P, NAME##_tn, NAME##_nn) FAST_ROW(S, NS, P, NAME##_tt, NAME##_nn)
+  FAST_ROW(S, NS, P, NAME##_tn, NAME##_tn_alone) FAST_ROW(S, NS, P, NAME##_tt, NAME##_nn)
 #define BIG_ROWS(S, ...)                                \
   BIG_NAMES(S, set##S, GEMM_FAST_, duet_sgemm_fast)     \
   FOUR_ROWS(S, set##S, GEMM_FAST_, duet_sgemm_fast_sk){ \

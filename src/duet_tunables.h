@@ -40,10 +40,12 @@
  * GEMM_REG_*              register sgemm: a BM x BN tile of C in BK steps, TM x TN per thread
  * GEMM_FAST_*             fast sgemm (kernels_cl/gemm_fast.cl states the rules they follow):
  *                         BM x BN tile, BK deep, WM x WN per warp, TM x TN per thread, BAND
- * GEMM_FAST_FOUR_BODIES   OpenCL: 1 builds each fast kernel (every tile) with the four
- *                         transpose combinations' bodies, picked at run time, as CUDA always
- *                         does (faster: docs/results/tuning-notes.md); 0 with its own body alone
- *                         (a cold build compiles a quarter)
+ * GEMM_FAST_BODIES        OpenCL, the big tile: the transpose bodies each fast kernel holds: 1
+ *                         its own alone (the shortest cold build), 2 its own and the one with
+ *                         both operands the other way round (which never runs: NVIDIA's compiler
+ *                         schedules the pair faster than either alone), 4 all four, picked by ta
+ *                         and tb (docs/results/h200.md, twenty-second session); the other tiles
+ *                         take their own body alone. CUDA's are set in kernels_cu/gemm_fast.cu
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
  * GEMM_FAST_MID_*         the same kernel at a tile between the small and the tiny one, for a
@@ -243,9 +245,10 @@
   X(GEMM_FAST_TN,             8,   8,   8) \
   X(GEMM_FAST_BAND,          16,   8,  16) \
   DUET__FAST_RULES(GEMM_FAST_) \
-  X(GEMM_FAST_FOUR_BODIES,    0,   0,   0) \
-  DUET__RULE(GEMM_FAST_FOUR_BODIES, T(GEMM_FAST_FOUR_BODIES) <= 1,                                 \
-             "GEMM_FAST_FOUR_BODIES is 0 (a body per kernel) or 1 (four)")                         \
+  X(GEMM_FAST_BODIES,         1,   2,   1) \
+  DUET__RULE(GEMM_FAST_BODIES,                                                                     \
+             T(GEMM_FAST_BODIES) == 1 || T(GEMM_FAST_BODIES) == 2 || T(GEMM_FAST_BODIES) == 4,     \
+             "GEMM_FAST_BODIES is 1, 2 or 4 (transpose bodies in each fast kernel)")               \
   X(GEMM_FAST_SMALL_BM,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BN,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BK,       8,   8,   8) \

@@ -222,30 +222,39 @@ static void split_k(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
-/* fast's kernels with the four transpose bodies, one picked by ta and tb at run time (OpenCL's
- * GEMM_FAST_FOUR_BODIES=1; CUDA builds them so always, and test_gemm covers that): each
- * transpose pair through its own kernel, and split-K. */
-static void four_bodies(const harness_dev *dev, void *user) {
+/* The big tile's fast kernels with two transpose bodies (a kernel's own and its partner's, both
+ * transposes the other way round) and with four, picked by ta and tb (OpenCL's GEMM_FAST_BODIES;
+ * CUDA builds four, or one alone, ahead of time, and test_gemm covers those): each transpose pair
+ * through its own kernel, a tile and a half of rows. GEMM_FAST_BIG_PCT=1,
+ * GEMM_FAST_BIG_FILL_PCT=0 and GEMM_FAST_STREAMK_PCT=0 send these small shapes (k above every
+ * set's GEMM_FAST_SHALLOW_K) to the big tile's kernels alone, which the plan names. */
+static void bodies(const harness_dev *dev, void *user) {
   (void)user;
+  static const char *const specs[] = {
+      "GEMM_FAST_BODIES=2,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
+      "GEMM_FAST_BODIES=4,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0"};
   if (dev->backend != DUET_BACKEND_OPENCL) {
     harness_case c;
-    harness_case_begin(&c, dev, "sgemm fast with GEMM_FAST_FOUR_BODIES=1");
-    harness_case_skip(&c, "OpenCL's tunable: CUDA compiles the four bodies ahead of time");
+    harness_case_begin(&c, dev, "sgemm fast with GEMM_FAST_BODIES=2 and 4");
+    harness_case_skip(&c, "OpenCL's tunable: CUDA compiles its bodies ahead of time");
     harness_case_end(&c);
     return;
   }
-  harness_dev d;
-  if (!make_ctx(dev, &d, "DUET_TUNE", "GEMM_FAST_FOUR_BODIES=1")) return;
-  const gemm_call calls[] = {
-      {FAST, NN, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
-      {FAST, DUET_NO_TRANS, DUET_TRANS, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
-      {FAST, DUET_TRANS, DUET_NO_TRANS, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
-      {FAST, DUET_TRANS, DUET_TRANS, 70, 90, 33, 1.5f, 0.5f, NULL, NULL, NULL, DUET_OK},
-      {FAST, DUET_TRANS, DUET_TRANS, 40, 50, 1030, 1.0f, 0.0f, NULL, NULL, "splitk_reduce",
-       DUET_OK},
-  };
-  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
-  duet_ctx_destroy(d.ctx);
+  for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+    harness_dev d;
+    if (!make_ctx(dev, &d, "DUET_TUNE", specs[s])) continue;
+    const gemm_call calls[] = {
+        {FAST, NN, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_nn", DUET_OK},
+        {FAST, DUET_NO_TRANS, DUET_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_nt",
+         DUET_OK},
+        {FAST, DUET_TRANS, DUET_NO_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_tn",
+         DUET_OK},
+        {FAST, DUET_TRANS, DUET_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_tt",
+         DUET_OK},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
+    duet_ctx_destroy(d.ctx);
+  }
 }
 
 /* GEMV's k slices are added in slice order by whichever thread finishes an output last, so that
@@ -383,7 +392,7 @@ static const struct {
     {"GEMM_FAST_BM=96,GEMM_FAST_WM=32,GEMM_FAST_TM=8,GEMM_FAST_BN=64,GEMM_FAST_WN=64,GEMM_FAST_TN="
      "8,GEMM_FAST_BK=8",
      "GEMM_FAST_BK"},
-    {"GEMM_FAST_FOUR_BODIES=2", "GEMM_FAST_FOUR_BODIES"},
+    {"GEMM_FAST_BODIES=3", "GEMM_FAST_BODIES"},
     {"GEMM_FAST_SMALL_TM=12,GEMM_FAST_SMALL_TN=4", "GEMM_FAST_SMALL_WM"},
     {"GEMM_FAST_SMALL_BK=6", "GEMM_FAST_SMALL_TM"},
     {"GEMM_FAST_SMALL_WM=32,GEMM_FAST_SMALL_TM=8,GEMM_FAST_SMALL_WN=32,GEMM_FAST_SMALL_TN=8",
@@ -489,7 +498,7 @@ int main(void) {
   harness_for_each_ctx(stale_flags, NULL);
   harness_for_each_ctx(split_k, NULL);
   harness_for_each_ctx(gemv_bits, NULL);
-  harness_for_each_ctx(four_bodies, NULL);
+  harness_for_each_ctx(bodies, NULL);
   harness_for_each_ctx(auto_small_blocks, NULL);
   harness_for_each_ctx(auto_broken_group, NULL);
   harness_for_each_ctx(tunable_rules, NULL);
