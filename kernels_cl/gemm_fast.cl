@@ -617,9 +617,8 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  *   - OpenCL: GEMM_FAST_BODIES, which the big tile's group alone is built with (the other tiles
  *     take one body): 1, the kernel's own body; 2, its own and its partner's, the body with both
  *     transposes the other way round, which runs only for the partner's ta and tb, so never for
- *     the kernel's own name (nvidia-sm80: on NVIDIA's OpenCL the pair ran the big tile 0.5-1.2%
- *     faster than four bodies and 2-13% faster than one; its cold build took 4-7 s, four's
- *     12-15 s, one's 2 s); 4, all four. */
+ *     the kernel's own name (nvidia-sm80: on NVIDIA's OpenCL the pair ran the big tile faster
+ *     than four bodies and than one, in about half of four's cold build or less); 4, all four. */
 #ifndef GEMM_FAST_BODIES
 #define GEMM_FAST_BODIES 1
 #endif
@@ -670,10 +669,9 @@ FAST_KERNEL(duet_sgemm_fast_tt, false, true)
 /* CUDA, the big tile (kernels_cu/gemm_fast.cu wants them): fast's nn and tn bodies each alone,
  * under a cap of FAST_ALONE_REGS(MOST) registers: what FAST_MIN_BLOCKS blocks leave a thread (as
  * __launch_bounds__ gives), and at most MOST where a block fills a unit alone (FAST_MIN_BLOCKS 1:
- * nvidia-sm80's 256 x 128 tile). There, against the four-body kernel, nn alone under 240 ran
- * 4096^3 2% faster and tn alone under 248 3% faster; nt and tt alone were slower under every cap
- * from 216 to 255, so they stay in the _nn kernel (docs/results/h200.md, twenty-first and
- * twenty-second sessions). */
+ * nvidia-sm80's 256 x 128 tile). There nn alone under 240 and tn alone under 248 ran faster than
+ * among four bodies; nt and tt alone were slower under every cap from 216 to 255, so they stay in
+ * the _nn kernel (docs/results/h200.md, twenty-first and twenty-second sessions). */
 #if defined(DUET_CUDA) && \
     (defined(DUET_WANT_duet_sgemm_fast_nn_alone) || defined(DUET_WANT_duet_sgemm_fast_tn_alone))
 #define FAST_REGS_FIT (65536 / (FAST_NT * FAST_MIN_BLOCKS) / 8 * 8)
