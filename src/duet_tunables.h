@@ -43,9 +43,10 @@
  * GEMM_FAST_BODIES        OpenCL, the big tile: the transpose bodies each fast kernel holds: 1
  *                         its own alone (the shortest cold build), 2 its own and the one with
  *                         both operands the other way round (which never runs: NVIDIA's compiler
- *                         schedules the pair faster than either alone), 4 all four, picked by ta
- *                         and tb (docs/results/h200.md, twenty-second session); the other tiles
- *                         take their own body alone. CUDA's are set in kernels_cu/gemm_fast.cu
+ *                         schedules the pair faster than one body or four), 4 all four, picked
+ *                         by ta and tb (docs/results/h200.md, twenty-second session); the other
+ *                         tiles take their own body alone. CUDA's are set in
+ *                         kernels_cu/gemm_fast.cu
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
  * GEMM_FAST_MID_*         the same kernel at a tile between the small and the tiny one, for a

@@ -191,7 +191,8 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
 #define FAST_TUNABLES(P)                                                           \
   (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
-/* the big tile's group takes the bodies per kernel too (kernels_cl/gemm_fast.cl, FAST_BODY) */
+/* fast at the big tile takes the bodies per kernel too (kernels_cl/gemm_fast.cl, FAST_BODY);
+ * stream-K's kernels, whose group is the same, do not read it */
 #define BIG_TUNABLES (FAST_TUNABLES(GEMM_FAST_) | DUET__TBIT(GEMM_FAST_BODIES))
 /* GEMV: the outputs and k, alpha, v, v_off, ldv, u, u_off, up, beta, c, c_off, cl, then the
  * call's epoch, the k slices' partial sums and their tickets (kernels_cl/gemm_gemv.cl) */
@@ -253,8 +254,8 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     FOUR_ROWS(SGEMM_FAST_NARROW, "duet_sgemm_fast", GEMM_FAST_NARROW, FAST_SIG,
               FAST_TUNABLES(GEMM_FAST_NARROW_), shape_sgemm_fast_narrow),
     /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
-    FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG, BIG_TUNABLES,
-              shape_sgemm_fast),
+    FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
+              FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
     /* the same at the tiny tile, for split-K summed in its one launch (every tile shared, a
      * block per tile and k slice: GEMM_SPLITK_FUSE) */
     FOUR_ROWS(SGEMM_FAST_TINY_SK, "duet_sgemm_fast_sk", GEMM_FAST_TINY, FAST_SK_SIG,

@@ -33,12 +33,13 @@ typedef struct {
   size_t m, n, k;
   float alpha, beta;
   fill_fn fill_a, fill_b; /* NULL: random */
-  const char *want;       /* a kernel the plan must launch (else SKIP), or NULL */
+  const char *want;       /* a kernel the plan must launch (else SKIP), or NULL; see plan_has */
   int want_status;
 } gemm_call;
 
-/* Whether the call's plan launches a kernel whose name contains `want` (duet__describe records
- * it without running anything); the plan's kernels go into `names`. */
+/* Whether the call's plan launches a kernel whose "group:name" contains `want` (duet__describe
+ * records it without running anything), so that "gemm_fast:" names the big tile's kernels alone;
+ * the plan's kernels, each so written, go into `names`. */
 static int plan_has(duet_ctx *ctx, const gemm_call *g, duet_buf *a, size_t lda, duet_buf *b,
                     size_t ldb, duet_buf *c, char *names, size_t n) {
   duet__description d;
@@ -49,9 +50,12 @@ static int plan_has(duet_ctx *ctx, const gemm_call *g, duet_buf *a, size_t lda, 
   int found = 0;
   names[0] = '\0';
   for (unsigned i = 0; !st && i < d.n; i++) {
-    found |= strstr(d.step[i].kernel->name, g->want) != NULL;
+    char step[160];
+    snprintf(step, sizeof step, "%s:%s", duet__groups[d.step[i].kernel->group].name,
+             d.step[i].kernel->name);
+    found |= strstr(step, g->want) != NULL;
     size_t used = strlen(names);
-    snprintf(names + used, n - used, "%s%s", used ? " " : "", d.step[i].kernel->name);
+    snprintf(names + used, n - used, "%s%s", used ? " " : "", step);
   }
   return found;
 }
@@ -227,7 +231,7 @@ static void split_k(const harness_dev *dev, void *user) {
  * CUDA builds four, or one alone, ahead of time, and test_gemm covers those): each transpose pair
  * through its own kernel, a tile and a half of rows. GEMM_FAST_BIG_PCT=1,
  * GEMM_FAST_BIG_FILL_PCT=0 and GEMM_FAST_STREAMK_PCT=0 send these small shapes (k above every
- * set's GEMM_FAST_SHALLOW_K) to the big tile's kernels alone, which the plan names. */
+ * set's GEMM_FAST_SHALLOW_K) to the big tile's kernels alone (the plan must name its group). */
 static void bodies(const harness_dev *dev, void *user) {
   (void)user;
   static const char *const specs[] = {
@@ -244,13 +248,13 @@ static void bodies(const harness_dev *dev, void *user) {
     harness_dev d;
     if (!make_ctx(dev, &d, "DUET_TUNE", specs[s])) continue;
     const gemm_call calls[] = {
-        {FAST, NN, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_nn", DUET_OK},
-        {FAST, DUET_NO_TRANS, DUET_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_nt",
-         DUET_OK},
-        {FAST, DUET_TRANS, DUET_NO_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_tn",
-         DUET_OK},
-        {FAST, DUET_TRANS, DUET_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "duet_sgemm_fast_tt",
-         DUET_OK},
+        {FAST, NN, 70, 90, 300, 1.5f, 0.5f, NULL, NULL, "gemm_fast:duet_sgemm_fast_nn", DUET_OK},
+        {FAST, DUET_NO_TRANS, DUET_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL,
+         "gemm_fast:duet_sgemm_fast_nt", DUET_OK},
+        {FAST, DUET_TRANS, DUET_NO_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL,
+         "gemm_fast:duet_sgemm_fast_tn", DUET_OK},
+        {FAST, DUET_TRANS, DUET_TRANS, 70, 90, 300, 1.5f, 0.5f, NULL, NULL,
+         "gemm_fast:duet_sgemm_fast_tt", DUET_OK},
     };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) run_gemm(&d, d.ctx, &calls[i]);
     duet_ctx_destroy(d.ctx);
