@@ -278,7 +278,8 @@ static int emit(duet_ctx *ctx, const duet__gemm_plan *plan, const duet__gemm_sha
                  .a = {duet__arg_mem(a), 0, sh->lda, sh->m},
                  .b = {duet__arg_mem(b), 0, sh->ldb, sh->n},
                  .c = {duet__arg_mem(c), 0, ldc, sh->m}};
-  steps p = {.n = 0};
+  steps p; /* not zeroed: 12 KiB of argument slots, each written before it is read */
+  p.n = 0;
   if (plan->pack[0].on) emit_pack(&p, &plan->pack[0], s.pack[0], &f.a);
   if (plan->pack[1].on) emit_pack(&p, &plan->pack[1], s.pack[1], &f.b);
   /* an epoch per piece that takes tickets: two such pieces of one call share the flags region */

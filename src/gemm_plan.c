@@ -264,14 +264,15 @@ static size_t stream_k_tiles(const inputs *x, size_t rows, size_t cols) {
  * docs/results/tuning-notes.md says what the small tile did with such a strip. Its grid: one block
  * per tile_x outputs along the strip, split along k until the blocks give each compute unit about
  * four, with at least 64 of k per slice. Where the device cannot take the kernel's block (128
- * work-items) or its group did not build, the piece keeps its tile: slower, never refused. The
- * kernels take the orientation as their thin_rows argument (kernels_cl/gemm_skinny.cl). */
-static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
+ * work-items) or its group did not build, the piece takes a tile: slower, never refused. The
+ * kernels take the orientation as their thin_rows argument (kernels_cl/gemm_skinny.cl). Returns
+ * whether it took the piece. */
+static int skinny_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   const size_t thin = T(GEMM_SKINNY_S);
   duet__kernel kernel;
   duet__thin side;
-  if (!T(GEMM_FAST_SKINNY)) return;
+  if (!T(GEMM_FAST_SKINNY)) return 0;
   if ((q->rows <= thin && !tb) || (q->cols <= thin && ta)) {
     kernel = DUET__K_SGEMM_SKINNY;
     side = !tb && q->rows <= thin ? DUET__THIN_ROWS : DUET__THIN_COLS;
@@ -279,9 +280,9 @@ static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
     kernel = DUET__K_SGEMM_SKINNY_DOT;
     side = !ta && q->cols <= thin ? DUET__THIN_COLS : DUET__THIN_ROWS;
   } else {
-    return;
+    return 0;
   }
-  if (!duet__gemm_kernel_fits(x->caps, tun, kernel)) return;
+  if (!duet__gemm_kernel_fits(x->caps, tun, kernel)) return 0;
   duet__shape s;
   duet__manifest[kernel].shape(tun, &s);
   q->kernel = kernel;
@@ -291,6 +292,7 @@ static void skinny_piece(const inputs *x, duet__gemm_piece *q) {
   if (splits > x->s->k / 64) splits = x->s->k / 64;
   q->splits = splits > 1 ? (unsigned)splits : 1;
   q->sk_tiles = 0;
+  return 1;
 }
 
 /* Whether k is a GEMV kernel: one launch whatever its k slices (no reduction pass). */
@@ -387,17 +389,19 @@ static void fuse_splits(const inputs *x, duet__gemm_piece *q) {
   q->splits = 1;
 }
 
-/* A piece's kernel, slices, stream-K share and scratch. */
+/* A piece's kernel, slices, stream-K share and scratch: a GEMV kernel where it takes the piece,
+ * else a skinny one, else the tiles. The tiles' model (a loop over tiles and slice counts) is
+ * weighed only where neither takes it: a skinny call paid for it on the host
+ * (docs/results/h100.md). */
 static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
-  tile_piece(x, q);
-  q->sk_tiles = q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb)
-                    ? stream_k_tiles(x, q->rows, q->cols)
-                    : 0;
-  skinny_piece(x, q);
-  if (q->rows == 1 || q->cols == 1) {
-    const int status = gemv_piece(x, q);
-    if (status || duet__gemm_is_gemv(q->kernel)) return status;
+  const int status = gemv_piece(x, q);
+  if (status || duet__gemm_is_gemv(q->kernel)) return status;
+  if (!skinny_piece(x, q)) {
+    tile_piece(x, q);
+    q->sk_tiles = q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb)
+                      ? stream_k_tiles(x, q->rows, q->cols)
+                      : 0;
   }
   if (q->sk_tiles) {
     q->kernel = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SK_NN, x->s->ta, x->s->tb);
