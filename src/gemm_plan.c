@@ -308,12 +308,13 @@ int duet__gemm_is_gemv(duet__kernel k) { return k == DUET__K_SGEMV || k == DUET_
  * at least GEMV_SPLIT_MIN_K of k per slice and at most GEMV_SPLIT_MAX slices; the slices' partial
  * sums go to the arena (slices x the grid's outputs) and their tickets to the flags region (an
  * int per output of sgemv-dot, per float4 of outputs of sgemv). Where the kernel does not fit the
- * device, skinny's or the tile's plan stays. */
+ * device, skinny or the tiles take the piece. *took says whether it took the piece. */
 enum { GEMV_SPLIT_MAX = 256 };
-static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
+static int gemv_piece(const inputs *x, duet__gemm_piece *q, int *took) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   duet__kernel kernel;
   duet__thin side;
+  *took = 0;
   if (!T(GEMM_FAST_GEMV) || (q->rows != 1 && q->cols != 1)) return DUET_OK;
   if (q->cols == 1 && !ta)
     kernel = DUET__K_SGEMV_DOT, side = DUET__THIN_COLS;
@@ -328,6 +329,7 @@ static int gemv_piece(const inputs *x, duet__gemm_piece *q) {
   duet__manifest[kernel].shape(tun, &s);
   const size_t len = side == DUET__THIN_ROWS ? q->cols : q->rows, k = x->s->k;
   const int along = kernel == DUET__K_SGEMV;
+  *took = 1;
   q->kernel = kernel;
   q->thin = side;
   q->sk_tiles = 0;
@@ -395,8 +397,9 @@ static void fuse_splits(const inputs *x, duet__gemm_piece *q) {
  * (docs/results/h100.md). */
 static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun;
-  const int status = gemv_piece(x, q);
-  if (status || duet__gemm_is_gemv(q->kernel)) return status;
+  int gemv;
+  const int status = gemv_piece(x, q, &gemv);
+  if (status || gemv) return status;
   if (!skinny_piece(x, q)) {
     tile_piece(x, q);
     q->sk_tiles = q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb)
