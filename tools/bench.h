@@ -263,6 +263,7 @@ typedef struct {
   double error, tol; /* gemm: relative Frobenius error; NaN where not computed */
   int timed;
   int reps, warmup, sets, batch;
+  double warmup_ms;     /* the warm-up's ms a launch, which --batch auto sizes from; NaN: none */
   double med, min, max; /* ms per launch */
   int total_timed;
   double tmed, tmin, tmax; /* ms, host clock around write + kernel + read */

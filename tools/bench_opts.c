@@ -132,6 +132,7 @@ static void usage(FILE *f) {
       "                    launch latency between the two events, which dominates kernels\n"
       "                    of a few microseconds; auto: per row, enough launches for a\n"
       "                    run to last %.1f ms by the warm-up's estimate, at most %d\n"
+      "                    (the CSV's warmup_ms column holds that estimate)\n"
       "      --total       also time host-to-device copy + kernel + device-to-host copy\n"
       "      --no-verify   skip the CPU check (the output says so)\n"
       "      --seed N      random input seed (default 1)\n"

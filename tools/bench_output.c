@@ -81,7 +81,7 @@ static void table_row(const bench_opts *o, const bench_result *r) {
 static const char csv_header[] =
     "routine,m,n,k,backend,device,device_name,variant,median_ms,min_ms,max_ms,reps,warmup,sets,"
     "rate,rate_unit,vs_ref,reference,verified,verify_mode,rel_error,tolerance,total_median_ms,"
-    "total_min_ms,total_max_ms,note,op,lda,ldb,ldc,batch\n";
+    "total_min_ms,total_max_ms,note,op,lda,ldb,ldc,batch,warmup_ms\n";
 
 static void csv_row(const bench_result *r) {
   printf("%s,%zu,%zu,", bench_routine_name(r->routine), r->size.m, r->size.n);
@@ -117,6 +117,7 @@ static void csv_row(const bench_result *r) {
   else
     printf(",,,,");
   bench_csv_num(r->batch, r->timed);
+  bench_csv_num(r->warmup_ms, r->timed);
   putchar('\n');
 }
 
@@ -143,6 +144,7 @@ static void json_row(const bench_result *r) {
   bench_json_num("warmup", r->warmup, r->timed);
   bench_json_num("sets", r->sets, r->timed);
   bench_json_num("batch", r->batch, r->timed);
+  bench_json_num("warmup_ms", r->warmup_ms, r->timed);
   bench_json_num("rate", r->rate, r->timed);
   printf(", \"rate_unit\": \"%s\"", bench_rate_unit(r->routine));
   bench_json_num("vs_ref", r->vs_ref, r->timed);

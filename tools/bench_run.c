@@ -104,7 +104,7 @@ static void result_init(bench_result *res, const bench_row_def *row, const bench
   res->variant = row->name;
   res->error = NAN;
   res->tol = row->check == BENCH_CHECK_GEMM ? row->tol : 0;
-  res->rate = res->vs_ref = NAN;
+  res->rate = res->vs_ref = res->warmup_ms = NAN;
   if (dev) {
     res->backend = duet_backend_name(dev->backend);
     res->device = dev->device;
@@ -193,6 +193,7 @@ static int time_device(bench_job *job, const bench_row_def *row, bench_result *r
     res->reps = reps;
     res->warmup = o->warmup;
     res->batch = batch;
+    res->warmup_ms = est > 0 ? est : NAN;
     res->sets = job->nsets;
     res->rate = bench_row_rate(res->def, res->size, res->med);
   }
