@@ -67,6 +67,19 @@ static void cu_ctx_close(duet_ctx *ctx) {
   ctx->impl = NULL;
 }
 
+/* Thread-block clusters (compute capability 9.0): DUET__CLUSTER_MAX blocks, else 0. */
+static unsigned cluster_max(int device) {
+#if CUDART_VERSION >= 11080
+  int yes = 0;
+  if (cudaDeviceGetAttribute(&yes, cudaDevAttrClusterLaunch, device) == cudaSuccess && yes)
+    return DUET__CLUSTER_MAX;
+#else
+  (void)device;
+#endif
+  (void)cudaGetLastError();
+  return 0;
+}
+
 static int cu_ctx_open(duet_ctx *ctx, int device) {
   int n = 0;
   char why[256] = "";
@@ -100,6 +113,7 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
     c->shared_bytes = p->sharedMemPerBlockOptin;
     for (int d = 0; d < 3; d++) c->max_grid[d] = (size_t)p->maxGridSize[d];
     c->runtime_compile = 0;
+    c->cluster_max = cluster_max(im->device);
     return DUET_OK;
   }
   int status = cu_fail(ctx, err, failed);
@@ -272,6 +286,41 @@ static void *cu_native_queue(duet_ctx *ctx) { return IMPL(ctx)->stream; }
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 
+/* A cluster kernel (shape.z_cluster) on ctx's device: refused where its code was not built for
+ * compute capability 9.0 (a build for older devices, JIT-compiled from their PTX, holds only a
+ * trap), else how many clusters of each size 1 .. DUET__CLUSTER_MAX fit at once. */
+static int cluster_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, const void *fn,
+                               const struct cudaFuncAttributes *attr, duet__loaded *k) {
+  if (!ctx->caps.cluster_max || attr->ptxVersion < 90)
+    return duet__fail(ctx, DUET_EUNSUPPORTED,
+                      "cuda: %s needs thread-block clusters and code built for compute "
+                      "capability 9.0 (this device: %d.%d, the kernel's code: %d)",
+                      d->name, ctx->caps.cc_major, ctx->caps.cc_minor, attr->ptxVersion);
+#if CUDART_VERSION >= 11080
+  for (unsigned s = 1; s <= DUET__CLUSTER_MAX; s++) {
+    cudaLaunchConfig_t cfg = {0};
+    cudaLaunchAttribute at;
+    cfg.gridDim = (dim3){1, 1, s};
+    cfg.blockDim = (dim3){k->shape.block_x, k->shape.block_y, 1};
+    cfg.dynamicSmemBytes = k->shape.shared_bytes;
+    at.id = cudaLaunchAttributeClusterDimension;
+    at.val.clusterDim.x = at.val.clusterDim.y = 1;
+    at.val.clusterDim.z = s;
+    cfg.attrs = &at;
+    cfg.numAttrs = 1;
+    int n = 0;
+    cudaError_t err = cudaOccupancyMaxActiveClusters(&n, fn, &cfg);
+    if (err != cudaSuccess) return cu_fail(ctx, err, "cudaOccupancyMaxActiveClusters");
+    k->cluster_slots[s] = n > 0 ? (unsigned)n : 0;
+  }
+  return DUET_OK;
+#else
+  (void)fn;
+  (void)k;
+  return duet__fail(ctx, DUET_EUNSUPPORTED, "cuda: %s needs CUDA 11.8 or later", d->name);
+#endif
+}
+
 static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loaded *k) {
   const duet__cu_kernel *row = NULL;
   for (const duet__cu_kernel *r = tables[d->group]; r->name && !row; r++)
@@ -296,6 +345,13 @@ static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
       (err = cudaFuncSetAttribute(row->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   (int)s->shared_bytes)) != cudaSuccess)
     return cu_fail(ctx, err, "cudaFuncSetAttribute");
+  if (s->z_cluster) {
+    /* the shared memory of two blocks a unit (cudaOccupancyMaxActiveClusters counts with it) */
+    if ((err = cudaFuncSetAttribute(row->fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared)) != cudaSuccess)
+      return cu_fail(ctx, err, "cudaFuncSetAttribute");
+    if ((status = cluster_kernel_load(ctx, d, row->fn, &attr, k))) return status;
+  }
   k->fn = (void *)row->fn;
   k->max_threads = (unsigned)attr.maxThreadsPerBlock;
   return DUET_OK;
@@ -304,6 +360,29 @@ static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
 static void cu_kernel_unload(duet_ctx *ctx, duet__loaded *k) {
   (void)ctx;
   k->fn = NULL;
+}
+
+/* A launch whose grid's z blocks form a cluster (the core launches none where the device has
+ * no clusters, src/launch.c). */
+static cudaError_t launch_cluster(const void *fn, dim3 grid, dim3 block, void **argv,
+                                  const duet__launch *l, cudaStream_t stream) {
+#if CUDART_VERSION >= 11080
+  cudaLaunchConfig_t cfg = {0};
+  cudaLaunchAttribute at;
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = l->shared_bytes;
+  cfg.stream = stream;
+  at.id = cudaLaunchAttributeClusterDimension;
+  at.val.clusterDim.x = at.val.clusterDim.y = 1;
+  at.val.clusterDim.z = l->cluster_z;
+  cfg.attrs = &at;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelExC(&cfg, fn, argv);
+#else
+  (void)fn, (void)grid, (void)block, (void)argv, (void)l, (void)stream;
+  return cudaErrorNotSupported;
+#endif
 }
 
 static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__loaded *k,
@@ -321,7 +400,11 @@ static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   if (status) return status;
   dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
   dim3 block = {l->block[0], l->block[1], l->block[2]};
-  cudaError_t err = cudaLaunchKernel(k->fn, grid, block, argv, l->shared_bytes, IMPL(ctx)->stream);
+  cudaError_t err;
+  if (l->cluster_z > 1)
+    err = launch_cluster(k->fn, grid, block, argv, l, IMPL(ctx)->stream);
+  else
+    err = cudaLaunchKernel(k->fn, grid, block, argv, l->shared_bytes, IMPL(ctx)->stream);
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, d->name);
 }
 

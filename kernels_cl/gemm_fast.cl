@@ -110,6 +110,8 @@ typedef struct {
   int kq;                       /* its k offset inside the tile */
   int valid;                    /* kcont: how many of its groups have their row inside the matrix
                                    (0..G); else: how many of its 4 rows exist (0..4) */
+  int last;                     /* kcont: the group whose row the unguarded loads read for the
+                                   groups past the matrix (valid - 1, or 0); else G - 1 */
 } tile_loader;
 
 INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
@@ -123,7 +125,9 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     L.at = q * SR + r;
     L.kq = q;
     L.valid = rl <= 0 ? 0 : (rl >= (idx_t)(G - 1) * DG + 1 ? G : (int)((rl + DG - 1) / DG));
-    L.src = x + (row0 + r) * ld + kbeg + q;
+    L.last = L.valid > 0 ? L.valid - 1 : 0;
+    /* a thread whose rows all lie past the matrix reads its last row (loader_load_full) */
+    L.src = x + (L.valid > 0 ? row0 + r : rows - 1) * ld + kbeg + q;
     L.gstep = (idx_t)DG * ld;
     L.step = BK;
   } else {
@@ -132,7 +136,9 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     L.at = q * SR + r;
     L.kq = q;
     L.valid = rl >= 4 ? 4 : (rl <= 0 ? 0 : (int)rl);
-    L.src = x + (kbeg + q) * ld + row0 + r;
+    L.last = G - 1;
+    /* a thread whose 4 rows all lie past the matrix reads the last 4-aligned ones there are */
+    L.src = x + (kbeg + q) * ld + (L.valid > 0 ? row0 + r : (rows - 1) & ~(idx_t)3);
     L.gstep = (idx_t)DG * ld;
     L.step = (idx_t)BK * ld;
   }
@@ -163,11 +169,16 @@ INLINE_FN void loader_load(const bool kcont, const int R, const int G, float4 *v
   }
 }
 
-/* Load a k tile known to lie wholly inside the matrix (interior blocks, all but the last k
- * tile): no guard, so no branch in the loop. vec: 16-byte loads, else 4 scalar ones. */
+/* Load a k tile whose k indices all exist (any k tile but a slice's last): no guard, so no
+ * branch in the loop. vec: 16-byte loads, else 4 scalar ones. Rows past the matrix (m or n)
+ * feed only accumulators that are never stored, so they may hold anything, and no load leaves
+ * the operand's memory (mac_tile, edge tiles): memory along k (kcont), a group past the matrix
+ * rereads group `last`'s row; memory along m or n, a float4 reaches at most 3 elements past the
+ * matrix's rows, which lie in the next k row's memory (this is never the last k row) as long as
+ * the ld is at least 3. */
 INLINE_FN void loader_load_full(const bool vec, const int G, float4 *v, const tile_loader *L) {
   for (int l = 0; l < G; l++) { /* G is a constant once inlined: the loop unrolls */
-    DUET_GLOBAL const float *s = L->src + l * L->gstep;
+    DUET_GLOBAL const float *s = L->src + (G == 1 ? 0 : min(l, L->last)) * L->gstep;
     v[l] = vec ? GLOBAL_CONST_FLOAT4(s) : DUET_MAKE_FLOAT4(s[0], s[1], s[2], s[3]);
   }
 }
@@ -334,10 +345,14 @@ INLINE_FN void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, id
   }
   LOCAL_BARRIER();
 
-  /* Blocks inside what may be read prefetch k tiles 1 .. nk-2 without guards (only the last k
-   * tile can be partial); everything else, and the last steps, go through the guarded loads. */
+  /* k tiles 1 .. nk-2 are prefetched without guards (only the last k tile can be partial), the
+   * last steps through the guarded loads. An edge tile's loads past m or n stay inside the
+   * operand (loader_load_full) where its memory runs along k or its ld is at least 3, which m, n
+   * >= 4 ensure; otherwise only a tile inside what may be read skips the guards. Edge tiles all
+   * guarded ran 1000^3 (15 of 64 tiles) 16% slower than 1024^3 for the work (H200). */
   int kt = 0;
-  if (m0 + BM <= m_read && n0 + BN <= n_read) {
+  const bool edge_ok = (KA || m >= 4) && (KB || n >= 4);
+  if (edge_ok || (m0 + BM <= m_read && n0 + BN <= n_read)) {
     if (va && vb)
       k_tiles(KA, KB, FULL_VEC, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active,
               am, bn, acc);
@@ -695,6 +710,101 @@ FAST_ALONE(duet_sgemm_fast_tn_alone, false, false, 248)
 #undef FAST_KERNEL_WITH
 #undef FAST_TILES
 #undef FAST_BODY
+
+/* fast in k slices summed through a thread-block cluster: CUDA only, compute capability 9.0 and
+ * up (OpenCL has no clusters; the plan takes these kernels only where the backend reports
+ * clusters, src/gemm_plan.c). Grid (ceil(n / BN), min(ceil(m / BM), 65535), S), launched as
+ * clusters of 1 x 1 x S blocks: slice z of a tile takes k as splitk_slice cuts it, puts its
+ * partial product in its own shared memory (BM * BN floats, float4 g of thread t at g * NT + t),
+ * and after the cluster's barrier sums 1/S of the tile's float4 groups from the S blocks' shared
+ * memory, in slice order, and stores them into C with alpha and beta. The sum is the
+ * reduction's, term for term, without its launch and without the partials' trip through
+ * global memory. */
+#if defined(DUET_CUDA) && (!defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_cs_nn))
+/* The cluster's barrier (release, acquire: shared memory written before it is seen after it by
+ * every block of the cluster) and a load of float4 x of block `rank`'s shared memory at the
+ * address `mine` has in this block's. */
+__device__ __forceinline__ void cluster_barrier(void) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+#endif
+}
+__device__ __forceinline__ float4 cluster_load4(const float4 *mine, unsigned rank) {
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#if __CUDA_ARCH__ >= 900
+  unsigned local = (unsigned)__cvta_generic_to_shared(mine), remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(remote)
+               : "memory");
+#endif
+  return v;
+}
+INLINE_FN void fast_cluster_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t k,
+                                  float alpha, DUET_GLOBAL const float *DUET_RESTRICT a, idx_t lda,
+                                  DUET_GLOBAL const float *DUET_RESTRICT b, idx_t ldb, float beta,
+                                  DUET_GLOBAL float *DUET_RESTRICT c, idx_t ldc, idx_t m_read,
+                                  idx_t n_read, SHARED_PTR float *smem) {
+#if __CUDA_ARCH__ >= 900
+  const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, TN = GEMM_FAST_TN,
+            LM = FAST_LM, LN = FAST_LN, G = GEMM_FAST_TM * GEMM_FAST_TN / 4;
+  const int slices = (int)DUET_GRID_DIM(2), z = (int)DUET_BLOCK_IDX(2);
+  const idx_t kc = ((k + slices - 1) / slices + BK - 1) / BK * BK;
+  const idx_t kbeg = min(k, (idx_t)z * kc), kend = min(k, kbeg + kc);
+  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
+  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
+  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+  const tile_xy sw = band_order(GEMM_FAST_BAND);
+  const idx_t n0 = (idx_t)sw.x * BN;
+  const lane_place me = lane_place_of();
+  float4 *const part = (float4 *)smem + me.t; /* this thread's float4 groups, NT apart */
+  const int g0 = z * G / slices, g1 = (z + 1) * G / slices; /* this slice's share of them */
+  for (idx_t ty = sw.y; ty * BM < m; ty += DUET_GRID_DIM(1)) {
+    float acc[GEMM_FAST_TM][GEMM_FAST_TN];
+    mac_tile(KA, KB, me, m, n, m_read, n_read, ty * BM, n0, kbeg, kend, a, lda, va, b, ldb, vb,
+             smem, acc);
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      const int i = g / (TN / 4), j = 4 * (g % (TN / 4));
+      part[g * FAST_NT] = make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+    }
+    cluster_barrier();
+    for (int g = g0; g < g1; g++) {
+      float4 sum = cluster_load4(part + g * FAST_NT, 0);
+      for (int r = 1; r < slices; r++) {
+        const float4 v = cluster_load4(part + g * FAST_NT, (unsigned)r);
+        sum.x += v.x;
+        sum.y += v.y;
+        sum.z += v.z;
+        sum.w += v.w;
+      }
+      const int i = g / (TN / 4), jq = g % (TN / 4);
+      const idx_t row = ty * BM + me.am + (i / 4) * 4 * LM + i % 4;
+      if (row < m) store_c4(c, row, n0 + me.bn + jq * 4 * LN, n, ldc, vc, alpha, sum, beta);
+    }
+    /* no block leaves, or overwrites its shared memory, while another may still read it */
+    cluster_barrier();
+  }
+#else
+  __trap(); /* the plan launches these kernels only on devices with clusters */
+#endif
+}
+#define FAST_CS_KERNEL(NAME, KA, KB)                                                         \
+  DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                       \
+      FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {                                          \
+    DUET_SHARED_BIND(float, smem);                                                           \
+    FAST_APPLY_OFFSETS();                                                                    \
+    fast_cluster_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, \
+                       smem);                                                                \
+  }
+FAST_CS_KERNEL(duet_sgemm_fast_cs_nn, true, false)
+FAST_CS_KERNEL(duet_sgemm_fast_cs_nt, true, true)
+FAST_CS_KERNEL(duet_sgemm_fast_cs_tn, false, false)
+FAST_CS_KERNEL(duet_sgemm_fast_cs_tt, false, true)
+#undef FAST_CS_KERNEL
+#endif
 
 /* fast over a stream-K grid: the same, BLAS semantics, over a 1D grid whose last `units` blocks
  * share the last tiles' k iterations (fast_stream_k; `work` their partial products, `flags`

@@ -5,7 +5,8 @@
  * tile, the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K at the
  * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide, _mid and _narrow (fast at the
  * GEMM_FAST_SMALL_, _TALL_, _WIDE_, _MID_ and _NARROW_ tiles), as the OpenCL programs serve them
- * through renamed -D options. */
+ * through renamed -D options. The small and tiny tiles' groups take the cluster kernels
+ * (duet_sgemm_fast_cs_*), which only CUDA builds. */
 #include <stdint.h>
 
 #include "common.cuh"
@@ -58,6 +59,9 @@
 #undef DUET_WANT_duet_sgemm_fast_sk_tt
 #undef DUET_WANT_duet_sgemm_splitk_reduce
 
+/* the small and tiny tiles take the cluster kernels (split-K summed through a cluster's shared
+ * memory, compute capability 9.0) */
+#define DUET_WANT_duet_sgemm_fast_cs_nn
 #define FAST_PREFIX GEMM_FAST_SMALL_
 #define PER_SET_SUFFIX _small
 #include "every_set.inc"
@@ -77,6 +81,7 @@
 #undef DUET_WANT_duet_sgemm_fast_sk_nt
 #undef DUET_WANT_duet_sgemm_fast_sk_tn
 #undef DUET_WANT_duet_sgemm_fast_sk_tt
+#undef DUET_WANT_duet_sgemm_fast_cs_nn
 #define FAST_PREFIX GEMM_FAST_TALL_
 #define PER_SET_SUFFIX _tall
 #include "every_set.inc"
@@ -108,6 +113,15 @@
   ((size_t)2 * TUN(S, P##BK) * (TUN(S, P##BM) + TUN(S, P##BN) + 8) * sizeof(float) + 16)
 #define FAST_ROW(S, NS, P, NAME, FN) \
   {#NAME, S, (const void *)NS::FN, FAST_THREADS(S, P), 1, FAST_SMEM(S, P)},
+/* the cluster kernels' shared memory: the larger of fast's buffers and a BM x BN partial product */
+#define CS_PART(S, P) ((size_t)TUN(S, P##BM) * TUN(S, P##BN) * sizeof(float))
+#define CS_SMEM(S, P) (CS_PART(S, P) > FAST_SMEM(S, P) ? CS_PART(S, P) : FAST_SMEM(S, P))
+#define CS_ROW(S, NS, P, NAME) \
+  {#NAME, S, (const void *)NS::NAME, FAST_THREADS(S, P), 1, CS_SMEM(S, P)},
+#define CS_ROWS(S, NS, P)                 \
+  CS_ROW(S, NS, P, duet_sgemm_fast_cs_nn) \
+  CS_ROW(S, NS, P, duet_sgemm_fast_cs_nt) \
+  CS_ROW(S, NS, P, duet_sgemm_fast_cs_tn) CS_ROW(S, NS, P, duet_sgemm_fast_cs_tt)
 /* four kernels of one kind, one per transpose combination (NAME_nn ... NAME_tt), at one tile,
  * each its own function (FOUR_ROWS, stream-K) or all of them the _nn one (FOUR_NAMES, fast), but
  * at the big tile fast's nn and tn their _alone ones (BIG_NAMES) */
@@ -132,10 +146,13 @@
       (unsigned)TUN(S, GEMM_SPLITK_REDUCE_TILE),        \
       (unsigned)TUN(S, GEMM_SPLITK_REDUCE_ROWS),        \
       0},
-#define SMALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast)
-#define TINY_ROWS(S, ...)                                        \
-  FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast) \
-  FOUR_ROWS(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast_sk)
+#define SMALL_ROWS(S, ...)                                         \
+  FOUR_NAMES(S, set##S##_small, GEMM_FAST_SMALL_, duet_sgemm_fast) \
+  CS_ROWS(S, set##S##_small, GEMM_FAST_SMALL_)
+#define TINY_ROWS(S, ...)                                          \
+  FOUR_NAMES(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast)   \
+  FOUR_ROWS(S, set##S##_tiny, GEMM_FAST_TINY_, duet_sgemm_fast_sk) \
+  CS_ROWS(S, set##S##_tiny, GEMM_FAST_TINY_)
 #define TALL_ROWS(S, ...) FOUR_NAMES(S, set##S##_tall, GEMM_FAST_TALL_, duet_sgemm_fast)
 #define WIDE_ROWS(S, ...) FOUR_NAMES(S, set##S##_wide, GEMM_FAST_WIDE_, duet_sgemm_fast)
 #define MID_ROWS(S, ...) FOUR_NAMES(S, set##S##_mid, GEMM_FAST_MID_, duet_sgemm_fast)

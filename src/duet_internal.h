@@ -28,6 +28,9 @@ typedef struct {
   unsigned nargs;
   uint64_t kinds;
   int loaded;
+  /* a cluster kernel (shape.z_cluster): how many clusters of s blocks (1 .. DUET__CLUSTER_MAX)
+   * can be resident at once, as the backend found when it loaded it (0: not known) */
+  unsigned cluster_slots[DUET__CLUSTER_MAX + 1];
 } duet__loaded;
 
 /* What the backend says of its device; the core keeps no device fact of its own. */
@@ -41,6 +44,8 @@ typedef struct {
   size_t max_grid[3];  /* blocks per grid dimension */
   int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
   int subgroups; /* OpenCL sub-group functions: 1 cl_khr_subgroups, 2 cl_intel_subgroups, 0 none */
+  unsigned cluster_max; /* the most blocks of a thread-block cluster (CUDA, compute capability
+                           9.0: DUET__CLUSTER_MAX); 0: no clusters */
 } duet__caps;
 
 /* A kernel of a user program (duet_launch), as the backend found it. */

@@ -16,12 +16,15 @@
 extern "C" {
 #endif
 
-/* One launch, described once: CUDA maps it to <<<grid, block, shared_bytes>>>, OpenCL to
- * global = grid * block, local = block, plus a __local argument of shared_bytes. */
+/* One launch, described once: CUDA maps it to <<<grid, block, shared_bytes>>> (and a cluster
+ * dimension), OpenCL to global = grid * block, local = block, plus a __local argument of
+ * shared_bytes. */
 typedef struct {
   size_t grid[3];
   unsigned block[3];
   size_t shared_bytes;
+  unsigned cluster_z; /* above 1: blocks (x, y, 0 .. cluster_z - 1) form a thread-block cluster
+                         (CUDA's cluster dimension 1 x 1 x cluster_z); OpenCL has none */
 } duet__launch;
 
 /* Kernel arguments, passed in the kernel's parameter order. A __local/shared scratch argument

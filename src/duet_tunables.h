@@ -99,6 +99,11 @@
  *                         and slice; the last of a tile's blocks adds the others' partial
  *                         products in k order): no reduction launch; 0 never (NVIDIA's OpenCL
  *                         refines it: src/tuning.c)
+ * GEMM_SPLITK_CLUSTER     split-K of the small or tiny tile in at most this many slices may run
+ *                         as one launch of thread-block clusters (a cluster per tile, a block
+ *                         per slice, summed through the cluster's shared memory); the plan
+ *                         weighs it only where the backend has clusters (CUDA, compute
+ *                         capability 9.0); 0 never
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
  *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
@@ -392,7 +397,11 @@
              "register file of 65536)")                                                            \
   X(STENCIL_AUTO,             3,   3,   3) \
   X(QUEUE_FLUSH,              1,   1,   1) \
-  DUET__RULE(QUEUE_FLUSH, T(QUEUE_FLUSH) <= 2, "QUEUE_FLUSH is 0, 1 or 2")
+  DUET__RULE(QUEUE_FLUSH, T(QUEUE_FLUSH) <= 2, "QUEUE_FLUSH is 0, 1 or 2")                        \
+  /* past index 127 only tunables that steer the plans: DUET__TBIT's mask holds 128 bits */       \
+  X(GEMM_SPLITK_CLUSTER,      4,   4,   0) \
+  DUET__RULE(GEMM_SPLITK_CLUSTER, T(GEMM_SPLITK_CLUSTER) <= 8,                                     \
+             "GEMM_SPLITK_CLUSTER is at most 8 (the portable size of a thread-block cluster)")
 // clang-format on
 
 typedef enum {
@@ -409,7 +418,13 @@ typedef enum {
       DUET__SET_COUNT_
 } duet__tuning_set;
 
-/* A bit per tunable, for the manifest's "which tunables does this kernel use". */
-#define DUET__TBIT(name) ((duet__tmask)1 << DUET__T_##name) /* duet__tmask: src/manifest.h */
+/* A bit per tunable, for the manifest's "which tunables does this kernel use": the tunables a
+ * kernel is built with come before index 128 (duet__tmask, src/manifest.h, holds 128 bits), which
+ * the bit-field of negative width refuses to build otherwise. */
+#define DUET__TBIT(name)                                                                          \
+  ((duet__tmask)1 << (DUET__T_##name + 0 * sizeof(struct {                                        \
+                                         int tunable_index_under_128 : DUET__T_##name < 128 ? 1   \
+                                                                                            : -1; \
+                                       })))
 
 #endif

@@ -23,15 +23,26 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
  * zero, so one that a launch which failed half-way left behind cannot poison a later call. */
 enum { SK_EPOCHS = 0x7ff };
 
-/* What the plan knows of ctx's device: the backend's caps, and the block limit of every kernel
- * loaded so far. */
+/* What the plan knows of ctx's device: the backend's caps, the block limit of every kernel
+ * loaded so far, and the resident clusters of the small and tiny tiles' cluster kernels (of
+ * whichever transpose pair loaded first: the four share a block and shared memory). */
 static void caps_of(const duet_ctx *ctx, duet__gemm_caps *c) {
   memset(c, 0, sizeof *c);
   c->units = ctx->caps.compute_units;
   c->max_block_threads = ctx->caps.max_block_threads;
   c->shared_bytes = ctx->caps.shared_bytes;
+  c->cluster_max = ctx->caps.cluster_max;
   for (int k = 0; k < DUET__K_COUNT; k++)
     if (ctx->kernels[k].loaded) c->kernel_threads[k] = ctx->kernels[k].max_threads;
+  if (!c->cluster_max) return;
+  static const duet__kernel first[2] = {DUET__K_SGEMM_FAST_SMALL_CS_NN,
+                                        DUET__K_SGEMM_FAST_TINY_CS_NN};
+  for (int t = 0; t < 2; t++)
+    for (int k = (int)first[t]; k < (int)first[t] + 4; k++)
+      if (ctx->kernels[k].loaded) {
+        memcpy(c->cluster_slots[t], ctx->kernels[k].cluster_slots, sizeof c->cluster_slots[t]);
+        break;
+      }
 }
 
 /* The call's plan, its kernels loaded. A plan is made from what is known of the device; loading
@@ -54,17 +65,24 @@ static int plan_call(duet_ctx *ctx, const duet__gemm_shape *shape, duet__gemm_pl
     int learned = 0;
     for (unsigned i = 0; i < n; i++) {
       const duet__loaded *k;
-      const int known_bad = caps.unusable >> ids[i] & 1;
+      const int known_bad = caps.unusable[ids[i]];
       const int status = duet__kernel_get(ctx, ids[i], &k);
       if (status && known_bad) return status; /* failed again: it stays in the plan */
       if (status == DUET_EBUILD || status == DUET_EUNSUPPORTED) {
-        caps.unusable |= 1ull << ids[i];
+        caps.unusable[ids[i]] = 1;
         learned = 1;
       } else if (status) {
         return status;
       } else if (caps.kernel_threads[ids[i]] != k->max_threads) {
         caps.kernel_threads[ids[i]] = k->max_threads;
         learned = 1;
+      }
+      if (!status && k->shape.z_cluster) { /* its resident clusters, which the plan weighs */
+        unsigned *slots = caps.cluster_slots[ids[i] >= DUET__K_SGEMM_FAST_TINY_CS_NN];
+        if (memcmp(slots, k->cluster_slots, sizeof k->cluster_slots)) {
+          memcpy(slots, k->cluster_slots, sizeof k->cluster_slots);
+          learned = 1;
+        }
       }
     }
     if (!learned) {
@@ -185,15 +203,17 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const fast_call *f, const 
     emit_gemv(p, f, q, s, a_off, b_off, c_off);
     return;
   }
-  const int split = q->splits > 1;
+  /* split-K through the workspace and the reduction (a cluster kernel sums in its launch) */
+  const int split = q->splits > 1 && !duet__gemm_is_cluster(q->kernel);
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
   duet__shape tile; /* a fast or stream-K kernel's own tile, else (skinny) the big tile's */
-  _Static_assert(
-      DUET__K_SGEMM_FAST_NARROW_TT + 1 == DUET__K_SGEMM_FAST_SK_NN &&
-          DUET__K_SGEMM_FAST_SK_TT + 1 == DUET__K_SGEMM_FAST_TINY_SK_NN,
-      "the fast and stream-K kernels (big to narrow, then stream-K's) are one run of ids");
-  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_TINY_SK_TT;
+  _Static_assert(DUET__K_SGEMM_FAST_NARROW_TT + 1 == DUET__K_SGEMM_FAST_SK_NN &&
+                     DUET__K_SGEMM_FAST_SK_TT + 1 == DUET__K_SGEMM_FAST_TINY_SK_NN &&
+                     DUET__K_SGEMM_FAST_TINY_SK_TT + 1 == DUET__K_SGEMM_FAST_SMALL_CS_NN,
+                 "the fast, stream-K and cluster kernels (big to narrow, then stream-K's, then "
+                 "the clusters') are one run of ids");
+  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_TINY_CS_TT;
   duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;

@@ -48,7 +48,7 @@ static size_t round_up(size_t x, size_t g) { return duet__ceil_div(x, g) * g; }
 
 int duet__gemm_kernel_fits(const duet__gemm_caps *caps, const int *tun, duet__kernel k) {
   duet__shape s;
-  if (caps->unusable >> k & 1) return 0;
+  if (caps->unusable[k]) return 0;
   duet__manifest[k].shape(tun, &s);
   return duet__shape_fits(&s, caps->max_block_threads, caps->kernel_threads[k], caps->shared_bytes);
 }
@@ -93,13 +93,32 @@ typedef struct {
   tile t;
   size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
   size_t fuse;            /* the most k slices summed in the launch (fuse_splits), 0 none */
+  duet__kernel cluster;   /* its cluster kernel for these transposes (sums the slices through a
+                             cluster's shared memory), or 0 (COPY): none */
+  const unsigned *slots;  /* the cluster kernel's resident clusters per size (caps), 0 unknown */
 } tile_kind;
 
 /* A tile of the four that starts at nn, for the transposes ta, tb, at per_cu blocks a unit and
  * pct percent of the small tile's multiply-add rate. */
 static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, size_t bk,
                          size_t per_cu, size_t pct) {
-  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 0};
+  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 0, 0, NULL};
+}
+
+int duet__gemm_is_cluster(duet__kernel k) {
+  return k >= DUET__K_SGEMM_FAST_SMALL_CS_NN && k <= DUET__K_SGEMM_FAST_TINY_CS_TT;
+}
+
+/* The small and tiny tiles' cluster kernels (kernels_cl/gemm_fast.cl, fast_cluster_tiles), where
+ * GEMM_SPLITK_CLUSTER allows them, the device has clusters and the kernel fits. */
+static void with_cluster(const inputs *x, tile_kind *f, duet__kernel cs_nn, int which) {
+  const int *tun = x->tun;
+  const duet__kernel cs = duet__kernel_for_trans(cs_nn, x->s->ta, x->s->tb);
+  if (T(GEMM_SPLITK_CLUSTER) < 2 || x->caps->cluster_max < 2 ||
+      !duet__gemm_kernel_fits(x->caps, tun, cs))
+    return;
+  f->cluster = cs;
+  f->slots = x->caps->cluster_slots[which];
 }
 
 /* Whether plain fast kernel k is the tiny tile's, whose stream-K kernel sums split-K's slices in
@@ -143,6 +162,28 @@ static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_
     cost += (s <= f->fuse ? 0.0 : (double)T(GEMM_SPLITK_LAUNCH) * lat) +
             (double)s * (double)q->rows * (double)q->cols / (double)u / (double)T(GEMM_SPLITK_BW);
   return cost;
+}
+
+/* The model's cycles for a piece on tile f's cluster kernel in s k slices (2 <= s): as
+ * piece_cost's, but its rounds those the clusters resident at once allow (the backend's count,
+ * which clusters bound to one GPC of the device make fewer than units * per_cu / s: on an H200,
+ * 62 clusters of 4 small tiles, not 66), no wait for a lone block's loads (its one-body kernel
+ * ran a block alone on a unit at 0.87 of two blocks' rate, 1000^3 and 1024^3 on the H200, where
+ * GEMM_COST_LAT makes it 0.67), and no reduction: the slices are summed through shared memory in
+ * the launch (docs/results/h200.md, twenty-fourth session). */
+static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f,
+                           size_t s) {
+  const int *tun = x->tun;
+  const size_t u = units(x->caps);
+  const size_t tiles = tiles_over(f->t, q->rows, q->cols);
+  const size_t busiest = duet__ceil_div(tiles * s, u); /* blocks on the busiest unit */
+  const size_t conc = busiest < f->per_cu ? busiest : f->per_cu;
+  size_t slots = f->slots[s] ? f->slots[s] : u * f->per_cu / s;
+  if (!slots) slots = 1;
+  const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk);
+  const double mac =
+      (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
+  return (double)duet__ceil_div(tiles, slots) * (double)(kc / f->bk) * (double)conc * mac;
 }
 
 /* The most k slices a piece may take: GEMM_SPLITK_MAX, each of at least GEMM_SPLITK_MIN_K, their
@@ -219,7 +260,11 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
                 T(GEMM_FAST_MID_BK), T(GEMM_FAST_MID_PER_CU), T(GEMM_FAST_MID_PCT));
   kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TINY_NN, ta, tb, T(GEMM_FAST_TINY_BM),
                             T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), tiny_cu, tiny_pct);
-  for (int i = 0; i < nkinds; i++) kinds[i].fuse = fuse_limit(x, kinds[i].kernel);
+  for (int i = 0; i < nkinds; i++) {
+    kinds[i].fuse = fuse_limit(x, kinds[i].kernel);
+    if (kinds[i].kernel == small) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_SMALL_CS_NN, 0);
+    if (kinds[i].kernel == tiny) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_TINY_CS_NN, 1);
+  }
   const size_t smax = max_slices(x, q);
   double best = -1.0;
   q->kernel = small; /* the plan's fallback: every other tile is weighed where it fits */
@@ -236,6 +281,15 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
       s = duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)); /* no empty slice */
       const double c = piece_cost(x, q, f, s);
       if (best < 0 || c < best) best = c, q->kernel = f->kernel, q->splits = (unsigned)s;
+    }
+    /* the cluster kernel in 2 .. GEMM_SPLITK_CLUSTER slices, where it is cheaper still (a tie
+     * keeps the plain kernel) */
+    const size_t most = T(GEMM_SPLITK_CLUSTER) < x->caps->cluster_max ? T(GEMM_SPLITK_CLUSTER)
+                                                                      : x->caps->cluster_max;
+    for (size_t s = 2; f->cluster && s <= most && s <= smax; s++) {
+      if (duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)) != s) continue; /* empty */
+      const double c = cluster_cost(x, q, f, s);
+      if (c < best) best = c, q->kernel = f->cluster, q->splits = (unsigned)s;
     }
   }
 }
@@ -297,6 +351,12 @@ static int skinny_piece(const inputs *x, duet__gemm_piece *q) {
 
 /* Whether k is a GEMV kernel: one launch whatever its k slices (no reduction pass). */
 int duet__gemm_is_gemv(duet__kernel k) { return k == DUET__K_SGEMV || k == DUET__K_SGEMV_DOT; }
+
+/* Whether a piece's k slices are summed by duet_sgemm_splitk_reduce (not in the launch: GEMV,
+ * the cluster kernels). */
+static int reduces(const duet__gemm_piece *q) {
+  return q->splits > 1 && !duet__gemm_is_gemv(q->kernel) && !duet__gemm_is_cluster(q->kernel);
+}
 
 /* A piece one row or one column thin is a matrix-vector product, bound by reading its big
  * operand once: a GEMV kernel. sgemv where that operand is read along the outputs (a row with B
@@ -422,11 +482,11 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
     if (__builtin_mul_overflow(slots, (size_t)t.tile_x * t.tile_y * sizeof(float), &q->work_bytes))
       return DUET_ENOMEM;
     q->flag_bytes = (q->sk_tiles + slots * t.block_x * t.block_y) * sizeof(int);
-  } else if (q->splits > 1 && __builtin_mul_overflow((size_t)q->splits * q->rows,
-                                                     q->cols * sizeof(float), &q->work_bytes)) {
+  } else if (reduces(q) && __builtin_mul_overflow((size_t)q->splits * q->rows,
+                                                  q->cols * sizeof(float), &q->work_bytes)) {
     return DUET_ENOMEM;
   }
-  if (q->splits > 1) plan_reduction(x, q);
+  if (reduces(q)) plan_reduction(x, q);
   return DUET_OK;
 }
 
@@ -464,7 +524,7 @@ static int cut_pieces(const inputs *x, duet__gemm_plan *p) {
     if (plan_piece(x, q)) return DUET_ENOMEM;
     if (q->work_bytes > p->work_bytes) p->work_bytes = q->work_bytes;
     if (q->flag_bytes > p->flag_bytes) p->flag_bytes = q->flag_bytes;
-    p->launches += 1 + (q->splits > 1 && !duet__gemm_is_gemv(q->kernel));
+    p->launches += 1 + reduces(q);
   }
   return DUET_OK;
 }
@@ -523,19 +583,18 @@ static int plan_variant(const inputs *x, duet_gemm_variant v, duet__gemm_plan *p
 }
 
 unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids) {
-  uint64_t seen = 0;
+  unsigned char seen[DUET__K_COUNT] = {0};
   unsigned n = 0;
-#define ADD(k)                                                 \
-  do {                                                         \
-    if (!(seen >> (k)&1)) seen |= 1ull << (k), ids[n++] = (k); \
+#define ADD(k)                                 \
+  do {                                         \
+    if (!seen[k]) seen[k] = 1, ids[n++] = (k); \
   } while (0)
   if (p->form == DUET__GEMM_SCALE || p->form == DUET__GEMM_SIMPLE) ADD(p->kernel);
   if (p->form != DUET__GEMM_FAST) return n;
   if (p->pack[0].on || p->pack[1].on) ADD(DUET__K_COPY);
   for (unsigned i = 0; i < p->npieces; i++) {
     ADD(p->piece[i].kernel);
-    if (p->piece[i].splits > 1 && !duet__gemm_is_gemv(p->piece[i].kernel))
-      ADD(DUET__K_SGEMM_SPLITK_REDUCE);
+    if (reduces(&p->piece[i])) ADD(DUET__K_SGEMM_SPLITK_REDUCE);
   }
 #undef ADD
   return n;
@@ -647,6 +706,9 @@ size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *
       put(&t, ", stream-K: the last %zu tiles shared by %zu units", q->sk_tiles, q->sk_units);
     if (q->splits > 1 && duet__gemm_is_gemv(q->kernel))
       put(&t, ", %u k slices summed in order by the last to finish", q->splits);
+    else if (q->splits > 1 && duet__gemm_is_cluster(q->kernel))
+      put(&t, ", %u k slices, a cluster of their blocks a tile, summed through its shared memory",
+          q->splits);
     else if (q->splits > 1)
       put(&t, ", %u k slices, then duet_sgemm_splitk_reduce (%zu blocks, %u lane%s an element)",
           q->splits, q->reduce_grid, q->reduce_lanes, q->reduce_lanes == 1 ? "" : "s");

@@ -25,9 +25,14 @@ typedef struct {
   unsigned max_block_threads;             /* the device's block limit */
   size_t shared_bytes;                    /* shared memory one block may have */
   unsigned kernel_threads[DUET__K_COUNT]; /* 0: not known, the device's limit applies */
-  uint64_t unusable;                      /* bit k: kernel k failed to load */
+  unsigned char unusable[DUET__K_COUNT];  /* 1: kernel k failed to load */
+  /* the most clusters of s blocks (1 <= s <= DUET__CLUSTER_MAX) of the small (cluster_slots[0])
+   * and the tiny tile's cluster kernel (cluster_slots[1]) resident at once; 0 for all of them:
+   * no clusters (the plan never takes those kernels). The backend reports them as it loads the
+   * kernel; before that, cluster_max > 0 alone says the device has clusters. */
+  unsigned cluster_max; /* the most blocks of a cluster, 0: none */
+  unsigned cluster_slots[2][DUET__CLUSTER_MAX + 1];
 } duet__gemm_caps;
-_Static_assert(DUET__K_COUNT <= 64, "duet__gemm_caps.unusable keeps a bit per kernel in 64");
 
 /* One call, as duet_sgemm takes it (leading dimensions of A and B decide packing; alpha and
  * beta only whether anything is multiplied). */
@@ -47,7 +52,8 @@ typedef struct {
   size_t r0, rows, c0, cols;
   duet__kernel kernel; /* fast at any tile, a stream-K kernel, skinny, skinny-dot, or GEMV */
   unsigned splits;     /* k slices; above 1, partial products into the work region and then
-                          DUET__K_SGEMM_SPLITK_REDUCE (GEMV: summed in its own launch) */
+                          DUET__K_SGEMM_SPLITK_REDUCE (GEMV and the cluster kernels: summed in
+                          their own launch) */
   size_t sk_tiles;     /* stream-K: the last tiles whose k iterations the units share; 0 none */
   size_t sk_units;     /* stream-K: the blocks that share them, one a compute unit, or ... */
   unsigned sk_slices;  /* ... split-K summed in its one launch: every tile in sk_slices k slices,
@@ -106,6 +112,10 @@ int duet__gemm_kernel_fits(const duet__gemm_caps *caps, const int *tun, duet__ke
 /* The kernels the plan launches, each once, into ids (at most DUET__K_COUNT); returns how
  * many. */
 unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids);
+
+/* Whether k is a cluster kernel (kernels_cl/gemm_fast.cl, fast_cluster_tiles), whose k slices
+ * are summed through a thread-block cluster's shared memory in its one launch. */
+int duet__gemm_is_cluster(duet__kernel k);
 
 /* Whether k is a GEMV kernel (sgemv, sgemv-dot), whose k slices are summed inside its one launch
  * (no duet_sgemm_splitk_reduce). */

@@ -112,6 +112,10 @@ static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, 
   l->block[1] = s->block_y;
   l->block[2] = 1;
   l->shared_bytes = s->shared_bytes;
+  l->cluster_z = s->z_cluster ? (unsigned)l->grid[2] : 1;
+  if (l->cluster_z > 1 && l->cluster_z > ctx->caps.cluster_max)
+    return duet__fail(ctx, DUET_EUNSUPPORTED, "%s: a cluster of %u blocks exceeds this device's %u",
+                      d->name, l->cluster_z, ctx->caps.cluster_max);
   /* Kernels number their blocks with 32-bit arithmetic (band_order). No buffer a device can
    * hold reaches this, but the core says so rather than let the ids wrap. */
   size_t blocks;

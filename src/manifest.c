@@ -106,6 +106,17 @@ static void shape_fast(unsigned bm, unsigned bn, unsigned bk, unsigned wm, unsig
 SHAPE_FAST_AT(shape_sgemm_fast, GEMM_FAST_)
 SHAPE_FAST_AT(shape_sgemm_fast_small, GEMM_FAST_SMALL_)
 SHAPE_FAST_AT(shape_sgemm_fast_tiny, GEMM_FAST_TINY_)
+/* the cluster kernels: fast's block, its shared memory large enough for a BM x BN partial
+ * product too (kernels_cl/gemm_fast.cl, fast_cluster_tiles) */
+#define SHAPE_CS_AT(fn, P)                                           \
+  static void fn(const int *t, duet__shape *s) {                     \
+    shape_fast(T(P##BM), T(P##BN), T(P##BK), T(P##WM), T(P##WN), s); \
+    const size_t part = (size_t)T(P##BM) * T(P##BN) * F;             \
+    if (part > s->shared_bytes) s->shared_bytes = part;              \
+    s->z_cluster = 1;                                                \
+  }
+SHAPE_CS_AT(shape_sgemm_fast_small_cs, GEMM_FAST_SMALL_)
+SHAPE_CS_AT(shape_sgemm_fast_tiny_cs, GEMM_FAST_TINY_)
 SHAPE_FAST_AT(shape_sgemm_fast_tall, GEMM_FAST_TALL_)
 SHAPE_FAST_AT(shape_sgemm_fast_wide, GEMM_FAST_WIDE_)
 SHAPE_FAST_AT(shape_sgemm_fast_mid, GEMM_FAST_MID_)
@@ -260,6 +271,12 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
      * block per tile and k slice: GEMM_SPLITK_FUSE) */
     FOUR_ROWS(SGEMM_FAST_TINY_SK, "duet_sgemm_fast_sk", GEMM_FAST_TINY, FAST_SK_SIG,
               FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),
+    /* grid z: k slices summed through a cluster of z blocks' shared memory, CUDA alone (compute
+     * capability 9.0), at the small and the tiny tile */
+    FOUR_ROWS(SGEMM_FAST_SMALL_CS, "duet_sgemm_fast_cs", GEMM_FAST_SMALL, FAST_SIG,
+              FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small_cs),
+    FOUR_ROWS(SGEMM_FAST_TINY_CS, "duet_sgemm_fast_cs", GEMM_FAST_TINY, FAST_SIG,
+              FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny_cs),
     /* m, n, splits, lanes, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices +
      * beta * C, `lanes` threads per element sharing its slices */
     [DUET__K_SGEMM_SPLITK_REDUCE] =

@@ -94,6 +94,14 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_TINY_SK_NT)  \
   X(SGEMM_FAST_TINY_SK_TN)  \
   X(SGEMM_FAST_TINY_SK_TT)  \
+  X(SGEMM_FAST_SMALL_CS_NN) \
+  X(SGEMM_FAST_SMALL_CS_NT) \
+  X(SGEMM_FAST_SMALL_CS_TN) \
+  X(SGEMM_FAST_SMALL_CS_TT) \
+  X(SGEMM_FAST_TINY_CS_NN)  \
+  X(SGEMM_FAST_TINY_CS_NT)  \
+  X(SGEMM_FAST_TINY_CS_TN)  \
+  X(SGEMM_FAST_TINY_CS_TT)  \
   X(SGEMM_SPLITK_REDUCE)    \
   X(SGEMM_SKINNY)           \
   X(SGEMM_SKINNY_DOT)       \
@@ -117,10 +125,14 @@ typedef enum {
       DUET__K_COUNT
 } duet__kernel;
 
+/* The most blocks of a thread-block cluster the plan uses (the cluster kernels, CUDA on compute
+ * capability 9.0: 8 is the portable limit). */
+#define DUET__CLUSTER_MAX 8
+
 /* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
  * tn, tt from the four's first (SGEMM_FAST_NN, _SMALL_NN, _TINY_NN, _TALL_NN, _WIDE_NN, _MID_NN,
- * _NARROW_NN, _SK_NN, _TINY_SK_NN): the kernel of the four that starts at nn for op(A) = A^T where
- * ta, op(B) = B^T where tb. */
+ * _NARROW_NN, _SK_NN, _TINY_SK_NN, _SMALL_CS_NN, _TINY_CS_NN): the kernel of the four that starts
+ * at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);
 }
@@ -136,6 +148,7 @@ typedef struct {
   int x_walks_rows;    /* the grid's x axis runs along the output's rows, not its columns */
   unsigned min_blocks; /* blocks per compute unit its registers must allow (0: the compiler's
                           choice); the CUDA twin states the same in __launch_bounds__ */
+  int z_cluster;       /* the grid's z blocks of one x, y form a thread-block cluster (CUDA) */
 } duet__shape;
 
 /* The skinny kernels' fixed geometry (kernels_cl/gemm_skinny.cl, written once for both backends,

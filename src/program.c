@@ -326,5 +326,6 @@ int duet_launch(duet_program *prog, const char *kernel, const size_t grid[3],
     l.block[d] = block[d];
   }
   l.shared_bytes = shared_bytes;
+  l.cluster_z = 1;
   return ctx->ops->program_launch(ctx, k, &l, converted, nargs);
 }

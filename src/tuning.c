@@ -21,7 +21,6 @@ static const int values[DUET__T_COUNT][DUET__SET_COUNT] = {
 DUET__TUNABLES(DUET__TUNABLE_CHECK)
 #undef DUET__TUNABLE_CHECK
 _Static_assert(DUET__SET_COUNT == DUET__SET_COUNT_, "DUET__SET_COUNT must count the sets");
-_Static_assert(DUET__T_COUNT <= 128, "DUET__TBIT keeps a bit per tunable in 128 (duet__tmask)");
 
 static const char *const tunable_names[DUET__T_COUNT] = {
 #define DUET__TUNABLE_NAME(name, ...) #name,
@@ -141,7 +140,8 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_FAST_SHALLOW_TINY_K || t == DUET__T_GEMM_FAST_BIG_FILL_PCT ||
          t == DUET__T_GEMM_AUTO_TILED_MAX || t == DUET__T_GEMM_AUTO_COALESCED_MAX ||
          t == DUET__T_GEMM_FAST_THIN || t == DUET__T_GEMM_FAST_MID_PCT ||
-         t == DUET__T_GEMM_SPLITK_FUSE || t == DUET__T_GEMM_FAST_NARROW_PCT;
+         t == DUET__T_GEMM_SPLITK_FUSE || t == DUET__T_GEMM_FAST_NARROW_PCT ||
+         t == DUET__T_GEMM_SPLITK_CLUSTER;
 }
 
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet
@@ -181,7 +181,7 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
     if (duet__parse_count(eq + 1, (size_t)(end - eq - 1), 4096, &v) || (v == 0 && !zero_allowed(t)))
       return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in %d..4096", F, spec,
                         tunable_names[t], zero_allowed(t) ? 0 : 1);
-    if (built_in >> t & 1)
+    if (t < 128 && built_in >> t & 1) /* DUET__TBIT: tunables past 127 build no kernel */
       return duet__fail(ctx, DUET_EUNSUPPORTED,
                         "%s='%s': the %s backend's kernels are compiled ahead of time with %s; "
                         "DUET_TUNING picks one of its sets",
@@ -232,7 +232,7 @@ char *duet__group_options(const duet_ctx *ctx, duet__group g) {
     size_t at = 0;
     const duet__group_desc *gd = &duet__groups[g];
     for (int t = 0; t < DUET__T_COUNT; t++) {
-      if (!(used >> t & 1)) continue;
+      if (t >= 128 || !(used >> t & 1)) continue; /* past 127: no kernel's (DUET__TBIT) */
       const char *name = tunable_names[t], *to = "";
       /* A group that shares its source file renames its tunables to the file's names. */
       if (gd->from && !strncmp(name, gd->from, strlen(gd->from))) {

@@ -37,9 +37,9 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
   harness_case_begin(&c, dev, "tunables of set %s", set);
   harness_expect(&c, strcmp(duet_ctx_tuning(ctx), set) == 0, "duet_ctx_tuning = %s",
                  duet_ctx_tuning(ctx));
-  const char *name, *names[128]; /* at most 128 tunables (duet__tmask) */
+  const char *name, *names[256]; /* at most 256 tunables */
   int value, n = 0;
-  while (n < 128 && duet_ctx_tunable(ctx, n, &name, &value) == DUET_OK) {
+  while (n < 256 && duet_ctx_tunable(ctx, n, &name, &value) == DUET_OK) {
     names[n] = name;
     harness_expect(&c, name && *name, "tunable %d has no name", n);
     harness_expect(&c, value >= 0 && value <= 4096, "%s = %d", name, value);
@@ -159,16 +159,64 @@ static void reach(const harness_dev *dev, const target *t, const gemm_call *call
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
+/* The cluster kernels (split-K summed through a thread-block cluster's shared memory) at the
+ * small and the tiny tile, for each transpose pair, on a context that weighs them: about one
+ * block a unit in 2 slices (on 132 units, 8 x 8 small tiles of 1000 x 1016 x 1000, or 8 x 8 tiny
+ * ones of 507 x 509 x 512), ragged and padded, then whole tiles. CUDA alone, on devices with
+ * clusters (compute capability 9.0); elsewhere SKIP, saying so. */
+static void reach_cluster_kernels(const harness_dev *dev) {
+  duet_ctx *ctx = dev->ctx;
+  static const char *const names[2][4][2] = {
+      {{"duet_sgemm_fast_cs_nn of the small tile", "duet_sgemm_fast_cs_nn [gemm_fast_small,"},
+       {"duet_sgemm_fast_cs_nt of the small tile", "duet_sgemm_fast_cs_nt [gemm_fast_small,"},
+       {"duet_sgemm_fast_cs_tn of the small tile", "duet_sgemm_fast_cs_tn [gemm_fast_small,"},
+       {"duet_sgemm_fast_cs_tt of the small tile", "duet_sgemm_fast_cs_tt [gemm_fast_small,"}},
+      {{"duet_sgemm_fast_cs_nn of the tiny tile", "duet_sgemm_fast_cs_nn [gemm_fast_tiny,"},
+       {"duet_sgemm_fast_cs_nt of the tiny tile", "duet_sgemm_fast_cs_nt [gemm_fast_tiny,"},
+       {"duet_sgemm_fast_cs_tn of the tiny tile", "duet_sgemm_fast_cs_tn [gemm_fast_tiny,"},
+       {"duet_sgemm_fast_cs_tt of the tiny tile", "duet_sgemm_fast_cs_tt [gemm_fast_tiny,"}}};
+  if (dev->backend != DUET_BACKEND_CUDA) {
+    for (int t = 0; t < 2; t++)
+      for (int tr = 0; tr < 4; tr++) {
+        harness_case c;
+        harness_case_begin(&c, dev, "sgemm fast reaching %s", names[t][tr][0]);
+        harness_case_skip(&c, "thread-block clusters are CUDA's (compute capability 9.0)");
+      }
+    return;
+  }
+  size_t side = 1; /* tiles a side: side^2 tiles in 2 slices fill about the units */
+  const size_t units = dev->info.compute_units ? dev->info.compute_units : 1;
+  while ((side + 1) * (side + 1) * 2 <= units) side++;
+  const size_t sbm = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BM");
+  const size_t sbn = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BN");
+  const size_t tbm = (size_t)tunable(ctx, "GEMM_FAST_TINY_BM");
+  const size_t tbn = (size_t)tunable(ctx, "GEMM_FAST_TINY_BN");
+  for (int tr = 0; tr < 4; tr++) {
+    const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
+    const gemm_call small[] = {{ta, tb, side * sbm - 24, side * sbn - 8, 1000, 1},
+                               {ta, tb, side * sbm, side * sbn, 1024, 0}};
+    const gemm_call tiny[] = {{ta, tb, side * tbm - 5, side * tbn - 3, 512, 1},
+                              {ta, tb, side * tbm, side * tbn, 512, 0}};
+    const target small_t = {names[0][tr][0], {names[0][tr][1], NULL}};
+    const target tiny_t = {names[1][tr][0], {names[1][tr][1], NULL}};
+    reach(dev, &small_t, small, sizeof small / sizeof small[0]);
+    reach(dev, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
+  }
+}
+
 /* Every kernel of fast's plans: big, small, tiny, tall, wide, mid and narrow tile for each
- * transpose pair, split-K (on unfused, a context that sums no slices in the launch), skinny and
- * skinny-dot in both orientations, GEMV and GEMV-dot on a row and a column and in k slices,
- * skinny-dot, the mid and narrow tiles and stream-K for each transpose pair (on sk, a context
- * whose set plans them), and split-K summed in the launch, stream-K at the tiny tile, for each
- * transpose pair (on fused, a context that sums slices in the launch). The calls are derived from
- * the context's tiles and units, so that each reaches its kernel on any device; duet_sgemm_plan
- * says which one does. */
+ * transpose pair (the small and tiny ones and split-K's reduction on plain, a context that sums
+ * no slices in the launch or through clusters), skinny and skinny-dot in both orientations, GEMV
+ * and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid and narrow tiles and
+ * stream-K for each transpose pair (on sk, a context whose set plans them), split-K summed in
+ * the launch, stream-K at the tiny tile, for each transpose pair (on fused, a context that sums
+ * slices in the launch), and the cluster kernels (on clusters, a context that weighs them). The
+ * calls are derived from the context's tiles and units, so that each reaches its kernel on any
+ * device; duet_sgemm_plan says which one does. */
 static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
-                               const harness_dev *fused, const harness_dev *unfused) {
+                               const harness_dev *fused, const harness_dev *plain,
+                               const harness_dev *clusters) {
   duet_ctx *ctx = dev->ctx;
   const size_t bm = (size_t)tunable(ctx, "GEMM_FAST_BM"), bn = (size_t)tunable(ctx, "GEMM_FAST_BN");
   const size_t sbm = (size_t)tunable(ctx, "GEMM_FAST_SMALL_BM");
@@ -209,7 +257,7 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
       {"sgemv in k slices", {"duet_sgemv [", "summed in order"}},
       {"sgemv-dot in k slices", {"duet_sgemv_dot [", "summed in order"}},
   };
-  reach(unfused, &t[0], split, sizeof split / sizeof split[0]);
+  reach(plain, &t[0], split, sizeof split / sizeof split[0]);
   reach(dev, &t[1], skinny_rows, sizeof skinny_rows / sizeof skinny_rows[0]);
   reach(dev, &t[2], skinny_cols, 1);
   reach(sk, &t[3], dot_rows, 1); /* sk: where the set leaves skinny-dot's strips to the tiles */
@@ -283,9 +331,10 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
     const target small_t = {tile_names[1][tr][0], {tile_names[1][tr][1], NULL}};
     const target tiny_t = {tile_names[2][tr][0], {tile_names[2][tr][1], NULL}};
     reach(dev, &big_t, big, sizeof big / sizeof big[0]);
-    reach(dev, &small_t, small, sizeof small / sizeof small[0]);
-    reach(dev, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
+    reach(plain, &small_t, small, sizeof small / sizeof small[0]); /* plain: no clusters */
+    reach(plain, &tiny_t, tiny, sizeof tiny / sizeof tiny[0]);
   }
+  reach_cluster_kernels(clusters);
   /* the mid tile (on sk, a context of the same set that weighs it) of each transpose pair: one
    * small tile with a deep k (on few units), or 64 small tiles (on more than 64) */
   for (int tr = 0; tr < 4; tr++) {
@@ -391,9 +440,17 @@ static void check_sets(const harness_dev *dev) {
     const int fuses = tunable(ctx, "GEMM_SPLITK_FUSE") > 0;
     duet_ctx *sk_ctx = tuned_ctx(dev, set, spec);
     duet_ctx *fuse_ctx = tuned_ctx(dev, set, fuses ? ",GEMM_SPLITK_FUSE=0" : ",GEMM_SPLITK_FUSE=8");
+    /* plain: no slices summed in the launch or through clusters (the small and tiny tiles' own
+     * kernels and the reduction); clusters: a context that weighs the cluster kernels */
+    duet_ctx *plain_ctx = tuned_ctx(dev, set, ",GEMM_SPLITK_FUSE=0,GEMM_SPLITK_CLUSTER=0");
+    duet_ctx *cluster_ctx = tuned_ctx(dev, set, ",GEMM_SPLITK_CLUSTER=4");
     harness_dev sk = sk_ctx ? on_ctx(dev, sk_ctx, set) : d;
     harness_dev other = fuse_ctx ? on_ctx(dev, fuse_ctx, set) : d;
-    reach_fast_kernels(&d, &sk, fuses ? &d : &other, fuses ? &other : &d);
+    harness_dev plain = plain_ctx ? on_ctx(dev, plain_ctx, set) : d;
+    harness_dev clusters = cluster_ctx ? on_ctx(dev, cluster_ctx, set) : d;
+    reach_fast_kernels(&d, &sk, fuses ? &d : &other, &plain, &clusters);
+    duet_ctx_destroy(cluster_ctx);
+    duet_ctx_destroy(plain_ctx);
     duet_ctx_destroy(fuse_ctx);
     duet_ctx_destroy(sk_ctx);
     duet_ctx_destroy(ctx);

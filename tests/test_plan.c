@@ -126,7 +126,9 @@ static void check_plan(const device *d, const want_plan *w) {
                      (int)e->thin);
       harness_expect(&c, q->blocks == e->blocks, "piece %u: %zu blocks, want %zu", i, q->blocks,
                      e->blocks);
-      const int reduced = q->splits > 1 && !duet__gemm_is_gemv(q->kernel);
+      /* GEMV and the cluster kernels sum their slices in their one launch */
+      const int in_launch = duet__gemm_is_gemv(q->kernel) || duet__gemm_is_cluster(q->kernel);
+      const int reduced = q->splits > 1 && !in_launch;
       harness_expect(&c, reduced == (q->reduce_grid > 0),
                      "piece %u: %u slices, a reduction of %zu blocks", i, q->splits,
                      q->reduce_grid);
@@ -145,10 +147,11 @@ static void check_plan(const device *d, const want_plan *w) {
                      "piece %u: %zu tiles in %u slices, %zu blocks", i, q->sk_tiles, q->sk_slices,
                      q->blocks);
       const size_t grid_outputs = e->blocks * ks.tile_x;
-      const size_t want_work = e->sk_tiles             ? (sk_units + e->sk_tiles) * tile_bytes
-                               : gemv && e->splits > 1 ? e->splits * grid_outputs * 4
-                               : e->splits > 1         ? e->splits * e->rows * e->cols * 4
-                                                       : 0;
+      const int cluster = duet__gemm_is_cluster(e->kernel);
+      const size_t want_work = e->sk_tiles                 ? (sk_units + e->sk_tiles) * tile_bytes
+                               : gemv && e->splits > 1     ? e->splits * grid_outputs * 4
+                               : e->splits > 1 && !cluster ? e->splits * e->rows * e->cols * 4
+                                                           : 0;
       harness_expect(&c, q->work_bytes == want_work, "piece %u: work %zu bytes, want %zu", i,
                      q->work_bytes, want_work);
       /* a flag per shared tile, then a stamp per slot and work-item of the tile's block */
@@ -161,7 +164,7 @@ static void check_plan(const device *d, const want_plan *w) {
                      q->flag_bytes, want_flags);
       if (q->work_bytes > work) work = q->work_bytes;
       if (q->flag_bytes > flags) flags = q->flag_bytes;
-      launches += 1 + (q->splits > 1 && !gemv); /* GEMV sums its slices in its one launch */
+      launches += 1 + reduced;
     }
     harness_expect(&c, p.work_bytes == work && p.flag_bytes == flags,
                    "plan scratch %zu + %zu bytes, pieces' most %zu + %zu", p.work_bytes,
@@ -455,7 +458,7 @@ static void fallbacks(void) {
       {K(SGEMM_COALESCED), DUET_GEMM_NAIVE, K(SGEMM_NAIVE)},
   };
   for (size_t i = 0; i < sizeof chain / sizeof chain[0]; i++) {
-    d.caps.unusable |= 1ull << chain[i].broken;
+    d.caps.unusable[chain[i].broken] = 1;
     char why[96];
     snprintf(why, sizeof why, "%s does not load: %s", duet__manifest[chain[i].broken].name,
              duet_gemm_variant_name(chain[i].runs));
@@ -464,21 +467,21 @@ static void fallbacks(void) {
     check_plan(&d, &w);
   }
   /* naive too: none runs, the plan is fast's, whose launch says why */
-  d.caps.unusable |= 1ull << K(SGEMM_NAIVE);
+  d.caps.unusable[K(SGEMM_NAIVE)] = 1;
   const want_plan none = {
       "nothing loads: fast's plan, DUET_EUNSUPPORTED", CALL(AUTO, NN, 128, 128, 128),
       FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 128, FAST_NN)), .status = DUET_EUNSUPPORTED};
   check_plan(&d, &none);
   /* a kernel's own limit, learned when it loaded: tiled's build takes 128 work-items */
   d = dev("PoCL whose tiled build takes 128", DUET__SET_CPU, 2, 4096, 1024 * KIB);
-  d.caps.unusable = 1ull << K(SGEMM_FAST_NN);
+  d.caps.unusable[K(SGEMM_FAST_NN)] = 1;
   d.caps.kernel_threads[K(SGEMM_TILED)] = 128;
   const want_plan own = {"tiled's own limit: register", CALL(AUTO, NN, 128, 128, 128),
                          SIMPLE_PLAN(REGISTER, SGEMM_REGISTER)};
   check_plan(&d, &own);
   /* GEMV's group failed to build: a row of C goes to skinny */
   d = dev("PoCL whose GEMV build failed", DUET__SET_CPU, 2, 4096, 1024 * KIB);
-  d.caps.unusable = 1ull << K(SGEMV) | 1ull << K(SGEMV_DOT);
+  d.caps.unusable[K(SGEMV)] = d.caps.unusable[K(SGEMV_DOT)] = 1;
   const want_plan no_gemv = {
       "GEMV does not load: skinny", CALL(AUTO, NN, 1, 700, 301),
       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 700, SGEMM_SKINNY, 3, ROWS, 3))};
@@ -571,7 +574,7 @@ static void switched(const device *h100) {
   check_plans(h100, mid, sizeof mid / sizeof mid[0]);
   device no_mid = *h100;
   no_mid.name = "an H100 whose mid tile did not load";
-  no_mid.caps.unusable = 1ull << K(SGEMM_FAST_MID_NN);
+  no_mid.caps.unusable[K(SGEMM_FAST_MID_NN)] = 1;
   const want_plan small_again = {
       "GEMM_FAST_MID_PCT 110, the mid tile unusable: 1000^3 on small "
       "tiles, 4 slices",
@@ -640,7 +643,7 @@ static void switched(const device *h100) {
   check_plans(h100, narrow, sizeof narrow / sizeof narrow[0]);
   device no_narrow = *h100;
   no_narrow.name = "an H100 whose narrow tile did not load";
-  no_narrow.caps.unusable = 1ull << K(SGEMM_FAST_NARROW_NN);
+  no_narrow.caps.unusable[K(SGEMM_FAST_NARROW_NN)] = 1;
   const want_plan tall_again = {
       "GEMM_FAST_NARROW_PCT 80, the narrow tile unusable: 4096 x 16 x 4096 on the tall tile",
       CALL(AUTO, NN, 4096, 16, 4096),
@@ -649,8 +652,8 @@ static void switched(const device *h100) {
   t[DUET__T_GEMM_FAST_NARROW_PCT] = saved_narrow;
   device d = *h100;
   d.name = "an H100 whose tiny, tall and wide tiles did not load";
-  d.caps.unusable =
-      1ull << K(SGEMM_FAST_TINY_NN) | 1ull << K(SGEMM_FAST_TALL_NN) | 1ull << K(SGEMM_FAST_WIDE_NN);
+  d.caps.unusable[K(SGEMM_FAST_TINY_NN)] = d.caps.unusable[K(SGEMM_FAST_TALL_NN)] =
+      d.caps.unusable[K(SGEMM_FAST_WIDE_NN)] = 1;
   const want_plan w[] = {
       {"256^3: 4 small tiles in 4 slices", CALL(AUTO, NN, 256, 256, 256),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 4))},
@@ -731,6 +734,75 @@ static void reduction_lanes(const device *d) {
   }
 }
 
+/* An H200 through CUDA (compute capability 9.0: clusters of up to 8 blocks, resident clusters
+ * as cudaOccupancyMaxActiveClusters gave them there for the small and the tiny tile's cluster
+ * kernels): GEMM_SPLITK_CLUSTER 4 (nvidia-sm80's) sums split-K of the small and tiny tiles
+ * through a cluster's shared memory where the model finds it cheaper, about a block a unit in
+ * one launch (the fastest of the cluster sizes timed there: docs/results/h200.md, twenty-fourth
+ * session); deep k keeps the reduction; GEMM_SPLITK_CLUSTER 0, or a device without clusters,
+ * keeps the H100's plans above. */
+static void clusters(void) {
+  device d = {
+      "H200 CUDA with clusters",
+      DUET__SET_NVIDIA_SM80,
+      {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB, .cluster_max = 8}};
+  static const unsigned small[DUET__CLUSTER_MAX + 1] = {0, 264, 132, 79, 62, 48, 39, 33, 30};
+  static const unsigned tiny[DUET__CLUSTER_MAX + 1] = {0, 528, 264, 163, 124, 96, 79, 66, 62};
+  memcpy(d.caps.cluster_slots[0], small, sizeof small);
+  memcpy(d.caps.cluster_slots[1], tiny, sizeof tiny);
+  const want_plan w[] = {
+      {"1000^3: 64 small tiles in 2 slices, a cluster each", CALL(AUTO, NN, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_CS_NN, 2))},
+      {"1024^3, B transposed", CALL(AUTO, NT, 1024, 1024, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_CS_NT, 2))},
+      {"1000^3, A transposed", CALL(AUTO, TN, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_CS_TN, 2))},
+      {"1023^3 both transposed, ld 1031, nothing packed: 2 slices",
+       CALL(AUTO, TT, 1023, 1023, 1023), .lda = 1031, .ldb = 1031,
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1023, 0, 1023, SGEMM_FAST_SMALL_CS_TT, 2))},
+      {"768^3: 36 small tiles in 3 slices", CALL(AUTO, NN, 768, 768, 768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 768, 0, 768, SGEMM_FAST_SMALL_CS_NN, 3))},
+      {"512^3: 64 tiny tiles in 2 slices", CALL(AUTO, NN, 512, 512, 512),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_CS_NN, 2))},
+      {"384^3 both transposed: 36 tiny tiles in 3 slices", CALL(AUTO, TT, 384, 384, 384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 384, 0, 384, SGEMM_FAST_TINY_CS_TT, 3))},
+      {"128 x 16384 x 1024: 128 small tiles in 2 slices", CALL(AUTO, NN, 128, 16384, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 16384, SGEMM_FAST_SMALL_CS_NN, 2))},
+      {"deep k keeps the reduction: 4 small tiles in 64 slices", CALL(AUTO, NN, 256, 256, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 64))},
+      {"the big tile where it fills the units", CALL(AUTO, NN, 4096, 4096, 4096),
+       FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_NN))},
+  };
+  check_plans(&d, w, sizeof w / sizeof w[0]);
+  /* before the kernels load, no resident counts: units * blocks a unit / slices assumed */
+  device fresh = d;
+  fresh.name = "H200 CUDA with clusters, cluster kernels not loaded yet";
+  memset(fresh.caps.cluster_slots, 0, sizeof fresh.caps.cluster_slots);
+  check_plan(&fresh, &w[0]);
+  /* up to 8 slices a cluster: 1024^3 keeps 2, since 62 clusters of 4 fit at once (64 tiles
+   * would take two rounds) and 30 of 8 */
+  int *t = tun[d.set];
+  const int saved = t[DUET__T_GEMM_SPLITK_CLUSTER];
+  t[DUET__T_GEMM_SPLITK_CLUSTER] = 8;
+  const want_plan eight = {
+      "GEMM_SPLITK_CLUSTER 8: 1024^3 still in 2 slices", CALL(AUTO, NN, 1024, 1024, 1024),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_CS_NN, 2))};
+  check_plan(&d, &eight);
+  t[DUET__T_GEMM_SPLITK_CLUSTER] = 0;
+  const want_plan off = {"GEMM_SPLITK_CLUSTER 0: the small tile in 4 slices and the reduction",
+                         CALL(AUTO, NN, 1024, 1024, 1024),
+                         FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))};
+  check_plan(&d, &off);
+  t[DUET__T_GEMM_SPLITK_CLUSTER] = saved;
+  device unusable = d;
+  unusable.name = "H200 CUDA whose small cluster kernel did not load";
+  unusable.caps.unusable[K(SGEMM_FAST_SMALL_CS_NN)] = 1;
+  const want_plan without = {
+      "1024^3: the small tile in 4 slices and the reduction", CALL(AUTO, NN, 1024, 1024, 1024),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))};
+  check_plan(&unusable, &without);
+}
+
 int main(void) {
   harness_init("test_plan");
   load_sets();
@@ -754,6 +826,7 @@ int main(void) {
                     DUET__SET_DEFAULT,
                     {.units = 80, .max_block_threads = 1024, .shared_bytes = 48 * KIB}});
   fallbacks();
+  clusters();
   harness_contexts_ran(1);
   return harness_end();
 }
