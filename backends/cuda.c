@@ -286,9 +286,27 @@ static void *cu_native_queue(duet_ctx *ctx) { return IMPL(ctx)->stream; }
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 
-/* A cluster kernel (shape.z_cluster) on ctx's device: refused where its code was not built for
- * compute capability 9.0 (a build for older devices, JIT-compiled from their PTX, holds only a
- * trap), else how many clusters of each size 1 .. DUET__CLUSTER_MAX fit at once. */
+#if CUDART_VERSION >= 11080
+/* A launch of grid x block with `shared` dynamic bytes whose grid's z blocks form clusters of
+ * cluster_z (at: the attribute cfg points to). */
+static void cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *at, dim3 grid, dim3 block,
+                           size_t shared, unsigned cluster_z) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->gridDim = grid;
+  cfg->blockDim = block;
+  cfg->dynamicSmemBytes = shared;
+  at->id = cudaLaunchAttributeClusterDimension;
+  at->val.clusterDim.x = at->val.clusterDim.y = 1;
+  at->val.clusterDim.z = cluster_z;
+  cfg->attrs = at;
+  cfg->numAttrs = 1;
+}
+#endif
+
+/* A cluster kernel (shape.z_cluster) on a device with clusters (the core refuses it on others,
+ * src/launch.c): refused where its code was not built for compute capability 9.0 (a build for
+ * older devices, JIT-compiled from their PTX, holds only a trap), else how many clusters of each
+ * size 1 .. DUET__CLUSTER_MAX fit at once. */
 static int cluster_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, const void *fn,
                                const struct cudaFuncAttributes *attr, duet__loaded *k) {
   if (!ctx->caps.cluster_max || attr->ptxVersion < 90)
@@ -298,27 +316,20 @@ static int cluster_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, const 
                       d->name, ctx->caps.cc_major, ctx->caps.cc_minor, attr->ptxVersion);
 #if CUDART_VERSION >= 11080
   for (unsigned s = 1; s <= DUET__CLUSTER_MAX; s++) {
-    cudaLaunchConfig_t cfg = {0};
+    cudaLaunchConfig_t cfg;
     cudaLaunchAttribute at;
-    cfg.gridDim = (dim3){1, 1, s};
-    cfg.blockDim = (dim3){k->shape.block_x, k->shape.block_y, 1};
-    cfg.dynamicSmemBytes = k->shape.shared_bytes;
-    at.id = cudaLaunchAttributeClusterDimension;
-    at.val.clusterDim.x = at.val.clusterDim.y = 1;
-    at.val.clusterDim.z = s;
-    cfg.attrs = &at;
-    cfg.numAttrs = 1;
+    cluster_config(&cfg, &at, (dim3){1, 1, s}, (dim3){k->shape.block_x, k->shape.block_y, 1},
+                   k->shape.shared_bytes, s);
     int n = 0;
     cudaError_t err = cudaOccupancyMaxActiveClusters(&n, fn, &cfg);
     if (err != cudaSuccess) return cu_fail(ctx, err, "cudaOccupancyMaxActiveClusters");
     k->cluster_slots[s] = n > 0 ? (unsigned)n : 0;
   }
-  return DUET_OK;
 #else
   (void)fn;
   (void)k;
-  return duet__fail(ctx, DUET_EUNSUPPORTED, "cuda: %s needs CUDA 11.8 or later", d->name);
 #endif
+  return DUET_OK;
 }
 
 static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loaded *k) {
@@ -367,17 +378,10 @@ static void cu_kernel_unload(duet_ctx *ctx, duet__loaded *k) {
 static cudaError_t launch_cluster(const void *fn, dim3 grid, dim3 block, void **argv,
                                   const duet__launch *l, cudaStream_t stream) {
 #if CUDART_VERSION >= 11080
-  cudaLaunchConfig_t cfg = {0};
+  cudaLaunchConfig_t cfg;
   cudaLaunchAttribute at;
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = l->shared_bytes;
+  cluster_config(&cfg, &at, grid, block, l->shared_bytes, l->cluster_z);
   cfg.stream = stream;
-  at.id = cudaLaunchAttributeClusterDimension;
-  at.val.clusterDim.x = at.val.clusterDim.y = 1;
-  at.val.clusterDim.z = l->cluster_z;
-  cfg.attrs = &at;
-  cfg.numAttrs = 1;
   return cudaLaunchKernelExC(&cfg, fn, argv);
 #else
   (void)fn, (void)grid, (void)block, (void)argv, (void)l, (void)stream;

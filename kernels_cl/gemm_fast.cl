@@ -751,8 +751,8 @@ INLINE_FN void fast_cluster_tiles(const bool KA, const bool KB, idx_t m, idx_t n
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK, TN = GEMM_FAST_TN,
             LM = FAST_LM, LN = FAST_LN, G = GEMM_FAST_TM * GEMM_FAST_TN / 4;
   const int slices = (int)DUET_GRID_DIM(2), z = (int)DUET_BLOCK_IDX(2);
-  const idx_t kc = ((k + slices - 1) / slices + BK - 1) / BK * BK;
-  const idx_t kbeg = min(k, (idx_t)z * kc), kend = min(k, kbeg + kc);
+  const k_range ks = k_slice(k, BK); /* as splitk_slice cuts k */
+  const idx_t kbeg = ks.beg, kend = ks.end;
   const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
   const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
   const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;

@@ -146,14 +146,19 @@ static size_t fuse_limit(const inputs *x, duet__kernel k) {
  * then, for s > 1, the reduction's launch (none where the launch sums its slices: fuse_splits)
  * and the partial products' traffic. Only comparisons of its values matter
  * (docs/results/tuning-notes.md). */
+/* A k step's multiply-adds of one block of tile f, in the model's cycles. */
+static double step_macs(const inputs *x, const tile_kind *f) {
+  const int *tun = x->tun;
+  return (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
+}
+
 static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f, size_t s) {
   const int *tun = x->tun;
   const size_t u = units(x->caps);
   const size_t busiest = duet__ceil_div(tiles_over(f->t, q->rows, q->cols) * s, u);
   const size_t conc = busiest < f->per_cu ? busiest : f->per_cu;
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk); /* as splitk_slice cuts k */
-  const double mac =
-      (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
+  const double mac = step_macs(x, f);
   const double lat = (double)T(GEMM_COST_LAT), wait = lat * (double)f->bk / 8.0;
   const double step = (double)conc * mac;
   double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
@@ -173,7 +178,6 @@ static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_
  * the launch (docs/results/h200.md, twenty-fourth session). */
 static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f,
                            size_t s) {
-  const int *tun = x->tun;
   const size_t u = units(x->caps);
   const size_t tiles = tiles_over(f->t, q->rows, q->cols);
   const size_t busiest = duet__ceil_div(tiles * s, u); /* blocks on the busiest unit */
@@ -181,9 +185,8 @@ static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const til
   size_t slots = f->slots[s] ? f->slots[s] : u * f->per_cu / s;
   if (!slots) slots = 1;
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk);
-  const double mac =
-      (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
-  return (double)duet__ceil_div(tiles, slots) * (double)(kc / f->bk) * (double)conc * mac;
+  return (double)duet__ceil_div(tiles, slots) * (double)(kc / f->bk) * (double)conc *
+         step_macs(x, f);
 }
 
 /* The most k slices a piece may take: GEMM_SPLITK_MAX, each of at least GEMM_SPLITK_MIN_K, their

@@ -46,6 +46,11 @@ int duet__kernel_get(duet_ctx *ctx, duet__kernel id, const duet__loaded **out) {
     duet__loaded fresh;
     memset(&fresh, 0, sizeof fresh);
     d->shape(ctx->tun, &fresh.shape);
+    if (fresh.shape.z_cluster && !ctx->caps.cluster_max) /* before any build of its group */
+      return duet__fail(ctx, DUET_EUNSUPPORTED,
+                        "%s: a kernel of thread-block clusters, which this device (%s) does not "
+                        "have",
+                        d->name, ctx->ops->name);
     /* A family's members share what a load builds (OpenCL's programs): one load at a time. */
     pthread_mutex_lock(&ctx->root->load_lock);
     int status = ctx->ops->kernel_load(ctx, d, &fresh);

@@ -495,6 +495,34 @@ static void tune_parsing(const harness_dev *dev, void *user) {
   harness_case_end(&c);
 }
 
+/* The cluster kernels (thread-block clusters, CUDA on compute capability 9.0): where the device
+ * has none (every OpenCL device), loading one fails with DUET_EUNSUPPORTED and says why, before
+ * any build of its group, and the context stays usable; where it has them, each loads. (CI's
+ * shared build ran duet-bench's kernels command into CL_INVALID_KERNEL_NAME before the core
+ * refused them.) */
+static void cluster_kernels(const harness_dev *dev, void *user) {
+  (void)user;
+  static const int ids[] = {DUET__K_SGEMM_FAST_SMALL_CS_NN, DUET__K_SGEMM_FAST_SMALL_CS_TT,
+                            DUET__K_SGEMM_FAST_TINY_CS_NN, DUET__K_SGEMM_FAST_TINY_CS_TT};
+  harness_case c;
+  harness_case_begin(&c, dev, "the cluster kernels load, or are refused for want of clusters");
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+    duet__kernel_attrs a;
+    const int st = duet__kernel_attrs_get(dev->ctx, ids[i], &a);
+    if (st == DUET_OK) {
+      harness_expect(&c, dev->backend == DUET_BACKEND_CUDA, "%s loaded on OpenCL", a.kernel->name);
+      continue;
+    }
+    harness_expect(&c, st == DUET_EUNSUPPORTED, "%s: %s, want DUET_EUNSUPPORTED",
+                   duet__manifest[ids[i]].name, duet_status_name(st));
+    harness_expect(&c, strstr(duet_ctx_last_error(dev->ctx), "thread-block clusters") != NULL,
+                   "last_error does not say why: \"%s\"", duet_ctx_last_error(dev->ctx));
+  }
+  const gemm_call after = {DUET_GEMM_AUTO, NN, 129, 67, 77, 2.5f, -0.5f, NULL, NULL, NULL, DUET_OK};
+  harness_case_end(&c);
+  run_gemm(dev, dev->ctx, &after);
+}
+
 int main(void) {
   setenv("POCL_MAX_PTHREAD_COUNT", "5", 1);
   harness_init("test_regress");
@@ -507,5 +535,6 @@ int main(void) {
   harness_for_each_ctx(auto_broken_group, NULL);
   harness_for_each_ctx(tunable_rules, NULL);
   harness_for_each_ctx(tune_parsing, NULL);
+  harness_for_each_ctx(cluster_kernels, NULL);
   return harness_end();
 }
