@@ -110,24 +110,30 @@
 typedef struct {
   idx_t beg, end;
 } k_range;
-/* This block's k slice alone: [z * kc, min(k, (z + 1) * kc)) as above (all of k for one). */
+/* The k slice's length: ceil(k / slices) rounded up to a multiple of step. */
+#define SLICE_LEN(k, slices, step) ((((k) + (slices)-1) / (slices) + (step)-1) / (step) * (step))
+INLINE_FN k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
+                               DUET_GLOBAL float *DUET_RESTRICT *c, float *alpha, float *beta) {
+  const int slices = (int)DUET_GRID_DIM(2);
+  k_range r = {0, k};
+  if (slices > 1) {
+    const idx_t kc = SLICE_LEN(k, slices, step);
+    r.beg = min(k, (idx_t)DUET_BLOCK_IDX(2) * kc);
+    r.end = min(k, r.beg + kc);
+    *c += (idx_t)DUET_BLOCK_IDX(2) * m * ldc;
+    *alpha = 1.0f;
+    *beta = 0.0f;
+  }
+  return r;
+}
+/* This block's k slice alone, as splitk_slice cuts it (C, alpha and beta untouched). */
 INLINE_FN k_range k_slice(idx_t k, int step) {
   const int slices = (int)DUET_GRID_DIM(2);
   k_range r = {0, k};
   if (slices > 1) {
-    const idx_t kc = ((k + slices - 1) / slices + step - 1) / step * step;
+    const idx_t kc = SLICE_LEN(k, slices, step);
     r.beg = min(k, (idx_t)DUET_BLOCK_IDX(2) * kc);
     r.end = min(k, r.beg + kc);
-  }
-  return r;
-}
-INLINE_FN k_range splitk_slice(idx_t k, int step, idx_t m, idx_t ldc,
-                               DUET_GLOBAL float *DUET_RESTRICT *c, float *alpha, float *beta) {
-  const k_range r = k_slice(k, step);
-  if (DUET_GRID_DIM(2) > 1) {
-    *c += (idx_t)DUET_BLOCK_IDX(2) * m * ldc;
-    *alpha = 1.0f;
-    *beta = 0.0f;
   }
   return r;
 }

@@ -102,6 +102,26 @@ STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) =
  * kcont, R and G are constants wherever these functions are inlined, so their branches fold and
  * their loops unroll. */
 #define LOADER_DG(kcont, R) ((kcont) ? 4 * FAST_NT / GEMM_FAST_BK : FAST_NT / ((R) / 4))
+/* FAST_EDGE_LOADS 1: edge tiles take the unguarded loads too (loader_load_full, mac_tile); 0:
+ * only tiles inside what may be read, the kernels' code as before the edge loads. CUDA's big
+ * tile takes 0 (kernels_cu/gemm_fast.cu): its four-body kernel ran 4096^3 nt 7% slower built
+ * with them on the H200 (the same ptxas lottery as its register caps), and its plans have few
+ * edge tiles for their work. */
+#ifndef FAST_EDGE_LOADS
+#define FAST_EDGE_LOADS 1
+#endif
+#undef EDGE_ROW /* CUDA includes this file once per tile, the big tile's without them */
+#undef EDGE_GROUP
+#undef EDGE_LAST
+#if FAST_EDGE_LOADS
+#define EDGE_ROW(L, row, past) ((L).valid > 0 ? (row) : (past))
+#define EDGE_GROUP(G, l, L) ((G) == 1 ? 0 : min((l), (L)->last))
+#define EDGE_LAST(L, v) ((L).last = (v))
+#else
+#define EDGE_LAST(L, v) ((void)0)
+#define EDGE_ROW(L, row, past) row
+#define EDGE_GROUP(G, l, L) l
+#endif
 typedef struct {
   DUET_GLOBAL const float *src; /* this thread's first group in the current k tile */
   idx_t gstep;                  /* pointer distance from one of its groups to the next */
@@ -110,8 +130,10 @@ typedef struct {
   int kq;                       /* its k offset inside the tile */
   int valid;                    /* kcont: how many of its groups have their row inside the matrix
                                    (0..G); else: how many of its 4 rows exist (0..4) */
+#if FAST_EDGE_LOADS
   int last;                     /* kcont: the group whose row the unguarded loads read for the
                                    groups past the matrix (valid - 1, or 0); else G - 1 */
+#endif
 } tile_loader;
 
 INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
@@ -125,9 +147,9 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     L.at = q * SR + r;
     L.kq = q;
     L.valid = rl <= 0 ? 0 : (rl >= (idx_t)(G - 1) * DG + 1 ? G : (int)((rl + DG - 1) / DG));
-    L.last = L.valid > 0 ? L.valid - 1 : 0;
+    EDGE_LAST(L, L.valid > 0 ? L.valid - 1 : 0);
     /* a thread whose rows all lie past the matrix reads its last row (loader_load_full) */
-    L.src = x + (L.valid > 0 ? row0 + r : rows - 1) * ld + kbeg + q;
+    L.src = x + (EDGE_ROW(L, row0 + r, rows - 1)) * ld + kbeg + q;
     L.gstep = (idx_t)DG * ld;
     L.step = BK;
   } else {
@@ -136,9 +158,9 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     L.at = q * SR + r;
     L.kq = q;
     L.valid = rl >= 4 ? 4 : (rl <= 0 ? 0 : (int)rl);
-    L.last = G - 1;
+    EDGE_LAST(L, G - 1);
     /* a thread whose 4 rows all lie past the matrix reads the last 4-aligned ones there are */
-    L.src = x + (kbeg + q) * ld + (L.valid > 0 ? row0 + r : (rows - 1) & ~(idx_t)3);
+    L.src = x + (kbeg + q) * ld + EDGE_ROW(L, row0 + r, (rows - 1) & ~(idx_t)3);
     L.gstep = (idx_t)DG * ld;
     L.step = (idx_t)BK * ld;
   }
@@ -178,7 +200,7 @@ INLINE_FN void loader_load(const bool kcont, const int R, const int G, float4 *v
  * the ld is at least 3. */
 INLINE_FN void loader_load_full(const bool vec, const int G, float4 *v, const tile_loader *L) {
   for (int l = 0; l < G; l++) { /* G is a constant once inlined: the loop unrolls */
-    DUET_GLOBAL const float *s = L->src + (G == 1 ? 0 : min(l, L->last)) * L->gstep;
+    DUET_GLOBAL const float *s = L->src + EDGE_GROUP(G, l, L) * L->gstep;
     v[l] = vec ? GLOBAL_CONST_FLOAT4(s) : DUET_MAKE_FLOAT4(s[0], s[1], s[2], s[3]);
   }
 }
@@ -351,7 +373,7 @@ INLINE_FN void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, id
    * >= 4 ensure; otherwise only a tile inside what may be read skips the guards. Edge tiles all
    * guarded ran 1000^3 (15 of 64 tiles) 16% slower than 1024^3 for the work (H200). */
   int kt = 0;
-  const bool edge_ok = (KA || m >= 4) && (KB || n >= 4);
+  const bool edge_ok = FAST_EDGE_LOADS && (KA || m >= 4) && (KB || n >= 4);
   if (edge_ok || (m0 + BM <= m_read && n0 + BN <= n_read)) {
     if (va && vb)
       k_tiles(KA, KB, FULL_VEC, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active,

@@ -48,7 +48,9 @@
 #define DUET_WANT_duet_sgemm_fast_tn_alone
 #define FAST_PREFIX GEMM_FAST_
 #define PER_SET_SUFFIX
+#define FAST_EDGE_LOADS 0 /* gemm_fast.cl says why */
 #include "every_set.inc"
+#undef FAST_EDGE_LOADS
 #undef PER_SET_SUFFIX
 #undef FAST_PREFIX
 #undef DUET_WANT_duet_sgemm_fast_nn_alone
