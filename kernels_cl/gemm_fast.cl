@@ -5,7 +5,8 @@
  * (which says how each backend builds it). Seven groups build this file: gemm_fast (the big tile,
  * the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K, the latter for
  * split-K summed in its one launch: src/gemm_plan.c, fuse_splits), and gemm_fast_small, _tall,
- * _wide, _mid and _narrow (fast alone), each with the GEMM_FAST_TINY_, ... values under the
+ * _wide, _mid and _narrow (fast alone; on CUDA the small and tiny tiles also take the cluster
+ * kernels, fast_cluster_tiles), each with the GEMM_FAST_TINY_, ... values under the
  * GEMM_FAST_ names: -D options renamed on OpenCL, a namespace of its own on CUDA,
  * kernels_cu/gemm_fast.cu.
  *
@@ -44,8 +45,9 @@
  * builds ahead of time and takes four, see FAST_KERNEL) and CUDA's nn and tn bodies alone at the
  * big tile (FAST_ALONE), the stream-K partials' loads and
  * stores (CUDA's L2-only __ldcg/__stcg, OpenCL's volatile loads), the reads of stream-K flags and
- * stamps (a volatile load, an atomic add of 0), and the rounding of the shared pointer (OpenCL
- * only, see above). */
+ * stamps (a volatile load, an atomic add of 0), the rounding of the shared pointer (OpenCL
+ * only, see above), the cluster kernels (CUDA only: OpenCL has no thread-block clusters) and
+ * the edge loads' FAST_EDGE_LOADS (off for CUDA's big tile). */
 #if !defined(GEMM_FAST_BM) || !defined(GEMM_FAST_BN) || !defined(GEMM_FAST_BK) || \
     !defined(GEMM_FAST_WM) || !defined(GEMM_FAST_WN) || !defined(GEMM_FAST_TM) || \
     !defined(GEMM_FAST_TN) || !defined(GEMM_FAST_BAND)
@@ -131,8 +133,8 @@ typedef struct {
   int valid;                    /* kcont: how many of its groups have their row inside the matrix
                                    (0..G); else: how many of its 4 rows exist (0..4) */
 #if FAST_EDGE_LOADS
-  int last;                     /* kcont: the group whose row the unguarded loads read for the
-                                   groups past the matrix (valid - 1, or 0); else G - 1 */
+  int last; /* kcont: the group whose row the unguarded loads read for the groups past the
+               matrix (valid - 1, or 0); else G - 1 */
 #endif
 } tile_loader;
 
