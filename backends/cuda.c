@@ -309,11 +309,11 @@ static void cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *at, dim
  * size 1 .. DUET__CLUSTER_MAX fit at once. */
 static int cluster_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, const void *fn,
                                const struct cudaFuncAttributes *attr, duet__loaded *k) {
-  if (!ctx->caps.cluster_max || attr->ptxVersion < 90)
+  if (attr->ptxVersion < 90)
     return duet__fail(ctx, DUET_EUNSUPPORTED,
-                      "cuda: %s needs thread-block clusters and code built for compute "
-                      "capability 9.0 (this device: %d.%d, the kernel's code: %d)",
-                      d->name, ctx->caps.cc_major, ctx->caps.cc_minor, attr->ptxVersion);
+                      "cuda: %s needs code built for compute capability 9.0 (this build's: %d), "
+                      "for thread-block clusters",
+                      d->name, attr->ptxVersion);
 #if CUDART_VERSION >= 11080
   for (unsigned s = 1; s <= DUET__CLUSTER_MAX; s++) {
     cudaLaunchConfig_t cfg;

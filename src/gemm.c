@@ -23,26 +23,29 @@ int duet_gemm_variant_parse(const char *name, duet_gemm_variant *v) {
  * zero, so one that a launch which failed half-way left behind cannot poison a later call. */
 enum { SK_EPOCHS = 0x7ff };
 
-/* What the plan knows of ctx's device: the backend's caps, the block limit of every kernel
- * loaded so far, and the resident clusters of the small and tiny tiles' cluster kernels (of
- * whichever transpose pair loaded first: the four share a block and shared memory). */
+/* The resident clusters a loaded cluster kernel reported, into the plan's table for its tile
+ * (the four of a tile share a block and shared memory); whether that changed the table. */
+static int learn_slots(duet__gemm_caps *c, duet__kernel id, const duet__loaded *k) {
+  unsigned *slots = c->cluster_slots[duet__gemm_cluster_table(id)];
+  if (!memcmp(slots, k->cluster_slots, sizeof k->cluster_slots)) return 0;
+  memcpy(slots, k->cluster_slots, sizeof k->cluster_slots);
+  return 1;
+}
+
+/* What the plan knows of ctx's device: the backend's caps, and the block limit of every kernel
+ * loaded so far and the resident clusters of each cluster kernel loaded. */
 static void caps_of(const duet_ctx *ctx, duet__gemm_caps *c) {
   memset(c, 0, sizeof *c);
   c->units = ctx->caps.compute_units;
   c->max_block_threads = ctx->caps.max_block_threads;
   c->shared_bytes = ctx->caps.shared_bytes;
   c->cluster_max = ctx->caps.cluster_max;
-  for (int k = 0; k < DUET__K_COUNT; k++)
-    if (ctx->kernels[k].loaded) c->kernel_threads[k] = ctx->kernels[k].max_threads;
-  if (!c->cluster_max) return;
-  static const duet__kernel first[2] = {DUET__K_SGEMM_FAST_SMALL_CS_NN,
-                                        DUET__K_SGEMM_FAST_TINY_CS_NN};
-  for (int t = 0; t < 2; t++)
-    for (int k = (int)first[t]; k < (int)first[t] + 4; k++)
-      if (ctx->kernels[k].loaded) {
-        memcpy(c->cluster_slots[t], ctx->kernels[k].cluster_slots, sizeof c->cluster_slots[t]);
-        break;
-      }
+  for (int k = 0; k < DUET__K_COUNT; k++) {
+    const duet__loaded *l = &ctx->kernels[k];
+    if (!l->loaded) continue;
+    c->kernel_threads[k] = l->max_threads;
+    if (l->shape.z_cluster) learn_slots(c, (duet__kernel)k, l);
+  }
 }
 
 /* The call's plan, its kernels loaded. A plan is made from what is known of the device; loading
@@ -77,13 +80,7 @@ static int plan_call(duet_ctx *ctx, const duet__gemm_shape *shape, duet__gemm_pl
         caps.kernel_threads[ids[i]] = k->max_threads;
         learned = 1;
       }
-      if (!status && k->shape.z_cluster) { /* its resident clusters, which the plan weighs */
-        unsigned *slots = caps.cluster_slots[ids[i] >= DUET__K_SGEMM_FAST_TINY_CS_NN];
-        if (memcmp(slots, k->cluster_slots, sizeof k->cluster_slots)) {
-          memcpy(slots, k->cluster_slots, sizeof k->cluster_slots);
-          learned = 1;
-        }
-      }
+      if (!status && k->shape.z_cluster && learn_slots(&caps, ids[i], k)) learned = 1;
     }
     if (!learned) {
       ctx->last_error[0] = '\0';

@@ -95,6 +95,7 @@ typedef struct {
   size_t fuse;            /* the most k slices summed in the launch (fuse_splits), 0 none */
   duet__kernel cluster;   /* its cluster kernel for these transposes (sums the slices through a
                              cluster's shared memory), or 0 (COPY): none */
+  size_t cluster_most;    /* the most slices a cluster of it takes; 0 none */
   const unsigned *slots;  /* the cluster kernel's resident clusters per size (caps), 0 unknown */
 } tile_kind;
 
@@ -102,23 +103,25 @@ typedef struct {
  * pct percent of the small tile's multiply-add rate. */
 static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, size_t bk,
                          size_t per_cu, size_t pct) {
-  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 0, 0, NULL};
+  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 0, 0, 0, NULL};
 }
 
 int duet__gemm_is_cluster(duet__kernel k) {
   return k >= DUET__K_SGEMM_FAST_SMALL_CS_NN && k <= DUET__K_SGEMM_FAST_TINY_CS_TT;
 }
+int duet__gemm_cluster_table(duet__kernel k) { return k >= DUET__K_SGEMM_FAST_TINY_CS_NN; }
 
 /* The small and tiny tiles' cluster kernels (kernels_cl/gemm_fast.cl, fast_cluster_tiles), where
  * GEMM_SPLITK_CLUSTER allows them, the device has clusters and the kernel fits. */
-static void with_cluster(const inputs *x, tile_kind *f, duet__kernel cs_nn, int which) {
+static void with_cluster(const inputs *x, tile_kind *f, duet__kernel cs_nn) {
   const int *tun = x->tun;
   const duet__kernel cs = duet__kernel_for_trans(cs_nn, x->s->ta, x->s->tb);
-  if (T(GEMM_SPLITK_CLUSTER) < 2 || x->caps->cluster_max < 2 ||
-      !duet__gemm_kernel_fits(x->caps, tun, cs))
-    return;
+  const size_t most =
+      T(GEMM_SPLITK_CLUSTER) < x->caps->cluster_max ? T(GEMM_SPLITK_CLUSTER) : x->caps->cluster_max;
+  if (most < 2 || !duet__gemm_kernel_fits(x->caps, tun, cs)) return;
   f->cluster = cs;
-  f->slots = x->caps->cluster_slots[which];
+  f->cluster_most = most;
+  f->slots = x->caps->cluster_slots[duet__gemm_cluster_table(cs)];
 }
 
 /* Whether plain fast kernel k is the tiny tile's, whose stream-K kernel sums split-K's slices in
@@ -265,8 +268,8 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
                             T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), tiny_cu, tiny_pct);
   for (int i = 0; i < nkinds; i++) {
     kinds[i].fuse = fuse_limit(x, kinds[i].kernel);
-    if (kinds[i].kernel == small) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_SMALL_CS_NN, 0);
-    if (kinds[i].kernel == tiny) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_TINY_CS_NN, 1);
+    if (kinds[i].kernel == small) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_SMALL_CS_NN);
+    if (kinds[i].kernel == tiny) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_TINY_CS_NN);
   }
   const size_t smax = max_slices(x, q);
   double best = -1.0;
@@ -287,9 +290,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     }
     /* the cluster kernel in 2 .. GEMM_SPLITK_CLUSTER slices, where it is cheaper still (a tie
      * keeps the plain kernel) */
-    const size_t most = T(GEMM_SPLITK_CLUSTER) < x->caps->cluster_max ? T(GEMM_SPLITK_CLUSTER)
-                                                                      : x->caps->cluster_max;
-    for (size_t s = 2; f->cluster && s <= most && s <= smax; s++) {
+    for (size_t s = 2; s <= f->cluster_most && s <= smax; s++) {
       if (duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)) != s) continue; /* empty */
       const double c = cluster_cost(x, q, f, s);
       if (c < best) best = c, q->kernel = f->cluster, q->splits = (unsigned)s;

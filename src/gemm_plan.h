@@ -116,6 +116,8 @@ unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids);
 /* Whether k is a cluster kernel (kernels_cl/gemm_fast.cl, fast_cluster_tiles), whose k slices
  * are summed through a thread-block cluster's shared memory in its one launch. */
 int duet__gemm_is_cluster(duet__kernel k);
+/* A cluster kernel's table in duet__gemm_caps.cluster_slots: 0 the small tile's, 1 the tiny's. */
+int duet__gemm_cluster_table(duet__kernel k);
 
 /* Whether k is a GEMV kernel (sgemv, sgemv-dot), whose k slices are summed inside its one launch
  * (no duet_sgemm_splitk_reduce). */
