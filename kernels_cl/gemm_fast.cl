@@ -47,7 +47,7 @@
  * stores (CUDA's L2-only __ldcg/__stcg, OpenCL's volatile loads), the reads of stream-K flags and
  * stamps (a volatile load, an atomic add of 0), the rounding of the shared pointer (OpenCL
  * only, see above), the cluster kernels (CUDA only: OpenCL has no thread-block clusters) and
- * the edge loads' FAST_EDGE_LOADS (off for CUDA's big tile). */
+ * the edge loads' FAST_EDGE_LOADS (off for CUDA's big tile, GEMM_FAST_EDGE_LOADS for OpenCL's). */
 #if !defined(GEMM_FAST_BM) || !defined(GEMM_FAST_BN) || !defined(GEMM_FAST_BK) || \
     !defined(GEMM_FAST_WM) || !defined(GEMM_FAST_WN) || !defined(GEMM_FAST_TM) || \
     !defined(GEMM_FAST_TN) || !defined(GEMM_FAST_BAND)
@@ -105,11 +105,14 @@ STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) =
  * their loops unroll. */
 #define LOADER_DG(kcont, R) ((kcont) ? 4 * FAST_NT / GEMM_FAST_BK : FAST_NT / ((R) / 4))
 /* FAST_EDGE_LOADS 1: edge tiles take the unguarded loads too (loader_load_full, mac_tile); 0:
- * only tiles inside what may be read, the kernels' code as before the edge loads. CUDA's big
- * tile takes 0 (kernels_cu/gemm_fast.cu): its four-body kernel ran 4096^3 nt 7% slower built
- * with them on the H200 (the same ptxas lottery as its register caps), and its plans have few
- * edge tiles for their work. */
-#ifndef FAST_EDGE_LOADS
+ * only tiles inside what may be read, the kernels' code as before the edge loads. The big tile
+ * takes 0 on CUDA (kernels_cu/gemm_fast.cu: its four-body kernel ran 4096^3 nt 7% slower built
+ * with them on the H200, the same ptxas lottery as its register caps) and OpenCL's takes
+ * GEMM_FAST_EDGE_LOADS (nvidia-sm80: 0, 2048^3 to 8192^3 3-4% faster without them on NVIDIA's
+ * OpenCL, H200); its plans have few edge tiles for their work. The other tiles take 1. */
+#if !defined(FAST_EDGE_LOADS) && defined(GEMM_FAST_EDGE_LOADS) /* OpenCL's big tile */
+#define FAST_EDGE_LOADS GEMM_FAST_EDGE_LOADS
+#elif !defined(FAST_EDGE_LOADS)
 #define FAST_EDGE_LOADS 1
 #endif
 #undef EDGE_ROW /* CUDA includes this file once per tile, the big tile's without them */

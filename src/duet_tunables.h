@@ -47,6 +47,10 @@
  *                         by ta and tb (docs/results/h200.md, twenty-second session); the other
  *                         tiles take their own body alone. CUDA's are set in
  *                         kernels_cu/gemm_fast.cu
+ * GEMM_FAST_EDGE_LOADS    OpenCL, the big tile: 1, its edge tiles take the unguarded loads for
+ *                         all but their last k tile (FAST_EDGE_LOADS in kernels_cl/gemm_fast.cl;
+ *                         the other tiles always do); 0, only tiles inside what may be read.
+ *                         CUDA's big tile is built with 0 (kernels_cu/gemm_fast.cu)
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
  * GEMM_FAST_MID_*         the same kernel at a tile between the small and the tiny one, for a
@@ -255,6 +259,9 @@
   DUET__RULE(GEMM_FAST_BODIES,                                                                     \
              T(GEMM_FAST_BODIES) == 1 || T(GEMM_FAST_BODIES) == 2 || T(GEMM_FAST_BODIES) == 4,     \
              "GEMM_FAST_BODIES is 1, 2 or 4 (transpose bodies in each fast kernel)")               \
+  X(GEMM_FAST_EDGE_LOADS,     1,   0,   1) \
+  DUET__RULE(GEMM_FAST_EDGE_LOADS, T(GEMM_FAST_EDGE_LOADS) <= 1,                                   \
+             "GEMM_FAST_EDGE_LOADS is 0 or 1 (edge tiles take the unguarded loads)")               \
   X(GEMM_FAST_SMALL_BM,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BN,     128, 128,  64) \
   X(GEMM_FAST_SMALL_BK,       8,   8,   8) \
@@ -339,7 +346,7 @@
              "GEMM_SPLITK_FUSE is at most 64 (the last block of a tile adds the others' slices)")  \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
-  X(GEMM_PACK_MIN_INTENSITY, 256, 256, 256) \
+  X(GEMM_PACK_MIN_INTENSITY, 256, 200, 256) \
   X(GEMM_SKINNY_S,            4,   4,   4) \
   DUET__RULE(GEMM_SKINNY_S, T(GEMM_SKINNY_S) <= 32,                                                \
              "GEMM_SKINNY_S is at most 32 (skinny-dot sums a strip's outputs in the 32 lanes of "  \

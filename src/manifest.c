@@ -204,7 +204,8 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
 /* fast at the big tile takes the bodies per kernel too (kernels_cl/gemm_fast.cl, FAST_BODY);
  * stream-K's kernels, whose group is the same, do not read it */
-#define BIG_TUNABLES (FAST_TUNABLES(GEMM_FAST_) | DUET__TBIT(GEMM_FAST_BODIES))
+#define BIG_TUNABLES \
+  (FAST_TUNABLES(GEMM_FAST_) | DUET__TBIT(GEMM_FAST_BODIES) | DUET__TBIT(GEMM_FAST_EDGE_LOADS))
 /* GEMV: the outputs and k, alpha, v, v_off, ldv, u, u_off, up, beta, c, c_off, cl, then the
  * call's epoch, the k slices' partial sums and their tickets (kernels_cl/gemm_gemv.cl) */
 #define GEMV_SIG "llfmllmllfmllimm"

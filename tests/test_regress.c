@@ -228,19 +228,24 @@ static void split_k(const harness_dev *dev, void *user) {
 
 /* The big tile's fast kernels with two transpose bodies (a kernel's own and its partner's, both
  * transposes the other way round) and with four, picked by ta and tb (OpenCL's GEMM_FAST_BODIES;
- * CUDA builds four, or one alone, ahead of time, and test_gemm covers those): each transpose pair
- * through its own kernel, a tile and a half of rows. GEMM_FAST_BIG_PCT=1,
+ * CUDA builds four, or one alone, ahead of time, and test_gemm covers those), and with and
+ * without the edge loads (OpenCL's GEMM_FAST_EDGE_LOADS; CUDA's big tile has none): each
+ * transpose pair through its own kernel, a tile and a half of rows. GEMM_FAST_BIG_PCT=1,
  * GEMM_FAST_BIG_FILL_PCT=0 and GEMM_FAST_STREAMK_PCT=0 send these small shapes (k above every
  * set's GEMM_FAST_SHALLOW_K) to the big tile's kernels alone (the plan must name its group). */
 static void bodies(const harness_dev *dev, void *user) {
   (void)user;
   static const char *const specs[] = {
       "GEMM_FAST_BODIES=2,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
-      "GEMM_FAST_BODIES=4,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0"};
+      "GEMM_FAST_BODIES=4,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
+      "GEMM_FAST_EDGE_LOADS=0,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
+      "GEMM_FAST_EDGE_LOADS=1,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT="
+      "0"};
   if (dev->backend != DUET_BACKEND_OPENCL) {
     harness_case c;
-    harness_case_begin(&c, dev, "sgemm fast with GEMM_FAST_BODIES=2 and 4");
-    harness_case_skip(&c, "OpenCL's tunable: CUDA compiles its bodies ahead of time");
+    harness_case_begin(&c, dev,
+                       "sgemm fast with GEMM_FAST_BODIES=2 and 4, GEMM_FAST_EDGE_LOADS=0 and 1");
+    harness_case_skip(&c, "OpenCL's tunables: CUDA compiles its big tile ahead of time");
     harness_case_end(&c);
     return;
   }
