@@ -55,18 +55,26 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
    * outputs a work-item and grids (the staged radius-16 window measured alike on both), a
    * shallow k keeps fast's big tile where CUDA's takes the small one, the tiny tile steps k
    * by 16 where CUDA's steps by 8, the plan weighs the mid tile where CUDA's does not,
-   * split-K's second launch costs the plan 8 times CUDA's, and the tiny tile sums up to 4 k
-   * slices in its one launch where CUDA's launches the reduction; and one the set gives both
+   * split-K's second launch costs the plan 8 times CUDA's, the tiny tile sums up to 4 k
+   * slices in its one launch where CUDA's launches the reduction, and an unaligned operand is
+   * packed from 256 flops a copied byte where CUDA's packs from 200; and one the set gives both
    * backends alike, the narrow tile's rate (a refinement before the twenty-first session). */
   static const struct {
     const char *name;
     int cuda, opencl;
-  } refined[] = {{"TRANSPOSE_AUTO_ALIGN", 32, 0}, {"TRANSPOSE_PADDED_BAND", 32, 8},
-                 {"STENCIL_R16_VEC", 8, 8},       {"STENCIL_VEC", 8, 8},
-                 {"STENCIL_PER_CU", 2048, 2048},  {"STENCIL_R16_PER_CU", 32, 32},
-                 {"GEMM_FAST_SHALLOW_K", 128, 0}, {"GEMM_FAST_TINY_BK", 8, 16},
-                 {"GEMM_FAST_MID_PCT", 0, 110},   {"GEMM_SPLITK_LAUNCH", 8, 64},
-                 {"GEMM_SPLITK_FUSE", 0, 4},      {"GEMM_FAST_NARROW_PCT", 80, 80}};
+  } refined[] = {{"TRANSPOSE_AUTO_ALIGN", 32, 0},
+                 {"TRANSPOSE_PADDED_BAND", 32, 8},
+                 {"STENCIL_R16_VEC", 8, 8},
+                 {"STENCIL_VEC", 8, 8},
+                 {"STENCIL_PER_CU", 2048, 2048},
+                 {"STENCIL_R16_PER_CU", 32, 32},
+                 {"GEMM_FAST_SHALLOW_K", 128, 0},
+                 {"GEMM_FAST_TINY_BK", 8, 16},
+                 {"GEMM_FAST_MID_PCT", 0, 110},
+                 {"GEMM_SPLITK_LAUNCH", 8, 64},
+                 {"GEMM_SPLITK_FUSE", 0, 4},
+                 {"GEMM_FAST_NARROW_PCT", 80, 80},
+                 {"GEMM_PACK_MIN_INTENSITY", 200, 256}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)
