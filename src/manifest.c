@@ -202,8 +202,10 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
 #define FAST_TUNABLES(P)                                                           \
   (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
    DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
-/* fast at the big tile takes the bodies per kernel too (kernels_cl/gemm_fast.cl, FAST_BODY);
- * stream-K's kernels, whose group is the same, do not read it */
+/* fast at the big tile takes the bodies per kernel and, on OpenCL, the edge loads' switch too
+ * (kernels_cl/gemm_fast.cl: FAST_BODY, FAST_EDGE_LOADS); stream-K's kernels, whose group is the
+ * same, do not read the bodies and are built with the group's edge loads (a group's build takes
+ * the union of its kernels' tunables) */
 #define BIG_TUNABLES \
   (FAST_TUNABLES(GEMM_FAST_) | DUET__TBIT(GEMM_FAST_BODIES) | DUET__TBIT(GEMM_FAST_EDGE_LOADS))
 /* GEMV: the outputs and k, alpha, v, v_off, ldv, u, u_off, up, beta, c, c_off, cl, then the
