@@ -233,14 +233,13 @@ static void split_k(const harness_dev *dev, void *user) {
  * transpose pair through its own kernel, a tile and a half of rows. GEMM_FAST_BIG_PCT=1,
  * GEMM_FAST_BIG_FILL_PCT=0 and GEMM_FAST_STREAMK_PCT=0 send these small shapes (k above every
  * set's GEMM_FAST_SHALLOW_K) to the big tile's kernels alone (the plan must name its group). */
-static void bodies(const harness_dev *dev, void *user) {
+static void big_tile_builds(const harness_dev *dev, void *user) {
   (void)user;
+#define BIG_ALONE ",GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0"
   static const char *const specs[] = {
-      "GEMM_FAST_BODIES=2,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
-      "GEMM_FAST_BODIES=4,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
-      "GEMM_FAST_EDGE_LOADS=0,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT=0",
-      "GEMM_FAST_EDGE_LOADS=1,GEMM_FAST_BIG_PCT=1,GEMM_FAST_BIG_FILL_PCT=0,GEMM_FAST_STREAMK_PCT="
-      "0"};
+      "GEMM_FAST_BODIES=2" BIG_ALONE, "GEMM_FAST_BODIES=4" BIG_ALONE,
+      "GEMM_FAST_EDGE_LOADS=0" BIG_ALONE, "GEMM_FAST_EDGE_LOADS=1" BIG_ALONE};
+#undef BIG_ALONE
   if (dev->backend != DUET_BACKEND_OPENCL) {
     harness_case c;
     harness_case_begin(&c, dev,
@@ -535,7 +534,7 @@ int main(void) {
   harness_for_each_ctx(stale_flags, NULL);
   harness_for_each_ctx(split_k, NULL);
   harness_for_each_ctx(gemv_bits, NULL);
-  harness_for_each_ctx(bodies, NULL);
+  harness_for_each_ctx(big_tile_builds, NULL);
   harness_for_each_ctx(auto_small_blocks, NULL);
   harness_for_each_ctx(auto_broken_group, NULL);
   harness_for_each_ctx(tunable_rules, NULL);
