@@ -89,6 +89,12 @@ STATIC_CHECK((GEMM_FAST_BM * GEMM_FAST_BK / 4) % FAST_NT == 0 &&
 STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) == 0,
              fast_BM_and_BN_over_4_divide_the_block);
 
+/* Whether a matrix at p with leading dimension ld takes 16-byte loads and stores: its base on a
+ * 16-byte boundary and ld a multiple of 4, so that every row starts on one. */
+INLINE_FN bool vec4_rows(DUET_GLOBAL const float *p, idx_t ld) {
+  return (ld & 3) == 0 && ((uintptr_t)p & 15) == 0;
+}
+
 /* One operand tile of R rows (along m for A, n for B) by BK (along k), loaded by FAST_NT threads
  * as float4 groups of 4 consecutive elements in memory, G groups per thread, and stored k-major in
  * shared memory with a row stride of SR = R + 4 floats: s[p * SR + r]. The inner loop reads it as
@@ -435,9 +441,7 @@ INLINE_FN void fast_tiles(const bool KA, const bool KB, idx_t m, idx_t n, idx_t 
   /* Split-K (builtin.h): the slices are whole BK steps of k. */
   const k_range ks = splitk_slice(k, BK, m, ldc, &c, &alpha, &beta);
   const idx_t kbeg = ks.beg, kend = ks.end;
-  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
-  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
-  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+  const bool va = vec4_rows(a, lda), vb = vec4_rows(b, ldb), vc = vec4_rows(c, ldc);
 
   /* Block order: a bijection of the grid, BAND tile columns at a time, so the blocks resident
    * at once share A and B panels in L2. The y grid-stride loop below then steps from the
@@ -573,9 +577,7 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
                              SHARED_PTR int *ticket) {
   const int BM = GEMM_FAST_BM, BN = GEMM_FAST_BN, BK = GEMM_FAST_BK;
   smem = ALIGN16(smem);
-  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
-  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
-  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+  const bool va = vec4_rows(a, lda), vb = vec4_rows(b, ldb), vc = vec4_rows(c, ldc);
   const unsigned tiles_n = (unsigned)((n + BN - 1) / BN), tiles_m = (unsigned)((m + BM - 1) / BM);
   const unsigned group = DUET_BLOCK_IDX(0);
   const unsigned whole = DUET_GRID_DIM(0) - units, s_tiles = tiles_n * tiles_m - whole;
@@ -780,9 +782,7 @@ INLINE_FN void fast_cluster_tiles(const bool KA, const bool KB, idx_t m, idx_t n
   const int slices = (int)DUET_GRID_DIM(2), z = (int)DUET_BLOCK_IDX(2);
   const k_range ks = k_slice(k, BK); /* as splitk_slice cuts k */
   const idx_t kbeg = ks.beg, kend = ks.end;
-  const bool va = (lda & 3) == 0 && ((uintptr_t)a & 15) == 0;
-  const bool vb = (ldb & 3) == 0 && ((uintptr_t)b & 15) == 0;
-  const bool vc = (ldc & 3) == 0 && ((uintptr_t)c & 15) == 0;
+  const bool va = vec4_rows(a, lda), vb = vec4_rows(b, ldb), vc = vec4_rows(c, ldc);
   const tile_xy sw = band_order(GEMM_FAST_BAND);
   const idx_t n0 = (idx_t)sw.x * BN;
   const lane_place me = lane_place_of();
