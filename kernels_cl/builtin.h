@@ -138,6 +138,12 @@ INLINE_FN k_range k_slice(idx_t k, int step) {
   return r;
 }
 
+/* Whether a matrix at p with leading dimension ld takes 16-byte loads and stores: its base on a
+ * 16-byte boundary and ld a multiple of 4, so that every row starts on one. */
+INLINE_FN bool vec4_rows(DUET_GLOBAL const float *p, idx_t ld) {
+  return (ld & 3) == 0 && ((uintptr_t)p & 15) == 0;
+}
+
 /* Partial sums one block writes and another reads during the same launch (GEMV's k slices): a
  * cached copy must not serve the read, so CUDA stores and loads them in L2 only (__stcg,
  * __ldcg) and OpenCL (C 1.2 has no cache operators) reads them through volatile pointers. */

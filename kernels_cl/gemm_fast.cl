@@ -89,12 +89,6 @@ STATIC_CHECK((GEMM_FAST_BM * GEMM_FAST_BK / 4) % FAST_NT == 0 &&
 STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) == 0,
              fast_BM_and_BN_over_4_divide_the_block);
 
-/* Whether a matrix at p with leading dimension ld takes 16-byte loads and stores: its base on a
- * 16-byte boundary and ld a multiple of 4, so that every row starts on one. */
-INLINE_FN bool vec4_rows(DUET_GLOBAL const float *p, idx_t ld) {
-  return (ld & 3) == 0 && ((uintptr_t)p & 15) == 0;
-}
-
 /* One operand tile of R rows (along m for A, n for B) by BK (along k), loaded by FAST_NT threads
  * as float4 groups of 4 consecutive elements in memory, G groups per thread, and stored k-major in
  * shared memory with a row stride of SR = R + 4 floats: s[p * SR + r]. The inner loop reads it as

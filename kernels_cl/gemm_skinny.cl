@@ -96,7 +96,7 @@ DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* thin_rows: the plan's orientat
   const int tx = DUET_THREAD_IDX(0), ty = DUET_THREAD_IDX(1);
   const idx_t l = (idx_t)DUET_BLOCK_IDX(0) * SKINNY_LT + 4 * tx;
   const int e = (int)max((idx_t)0, min((idx_t)4, L - l)); /* this thread's outputs along L */
-  const bool vec = e == 4 && (ldv & 3) == 0 && ((uintptr_t)(v + l) & 15) == 0;
+  const bool vec = e == 4 && vec4_rows(v + l, ldv);
   float acc[GEMM_SKINNY_S][4];
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++)
@@ -159,7 +159,7 @@ DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) /* thin_rows: the plan's orientation */
   const idx_t l = (idx_t)DUET_BLOCK_IDX(0) * DOT_RY + ty;
   const bool live = l < L;
   DUET_GLOBAL const float *DUET_RESTRICT row = v + (live ? l : 0) * ldv;
-  const bool vec = ((ldv & 3) | ((uintptr_t)v & 15)) == 0; /* slices start on whole float4s */
+  const bool vec = vec4_rows(v, ldv); /* slices start on whole float4s */
   float acc[GEMM_SKINNY_S];
 #pragma unroll
   for (int s = 0; s < GEMM_SKINNY_S; s++) acc[s] = 0.0f;
