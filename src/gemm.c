@@ -143,14 +143,25 @@ static int get_scratch(duet_ctx *ctx, const duet__gemm_plan *p, scratch *s) {
   return DUET_OK;
 }
 
-/* An operand's copy into the arena, and the operand the pieces read instead. */
-static void emit_pack(steps *p, const duet__gemm_pack *pk, void *mem, operand *x) {
-  const duet__arg dst = duet__arg_scratch(mem);
-  const duet__arg copy[] = {
-      duet__arg_i64(pk->rows), duet__arg_i64(pk->cols), x->mem, duet__arg_i64(x->ld), dst,
-      duet__arg_i64(pk->ld)};
-  add_step(p, DUET__K_COPY, pk->rows, pk->cols, 1, 0, copy, DUET__COUNT(copy));
-  *x = (operand){dst, 0, pk->ld, pk->reach};
+/* The packed operands' copies into the arena, both in one launch of duet_sgemm_pack, and the
+ * operands the pieces read instead. An operand not packed has no rows and no tiles; a packed
+ * one's buffers stand in for its pointers, never read. */
+static void emit_packs(steps *p, const duet__gemm_pack pk[2], void *const mem[2], operand *x[2]) {
+  const int some = pk[0].on ? 0 : 1; /* a packed operand */
+  duet__arg args[13];
+  for (int i = 0; i < 2; i++) {
+    const int j = pk[i].on ? i : some;
+    args[6 * i + 0] = duet__arg_i64(pk[i].rows); /* 0 where not packed (plan_pack) */
+    args[6 * i + 1] = duet__arg_i64(pk[i].cols);
+    args[6 * i + 2] = x[j]->mem;
+    args[6 * i + 3] = duet__arg_i64(x[j]->ld);
+    args[6 * i + 4] = duet__arg_scratch(mem[j]);
+    args[6 * i + 5] = duet__arg_i64(pk[j].ld);
+  }
+  args[12] = duet__arg_i64(pk[0].tiles);
+  add_step(p, DUET__K_SGEMM_PACK, 0, 0, 1, pk[0].tiles + pk[1].tiles, args, DUET__COUNT(args));
+  for (int i = 0; i < 2; i++)
+    if (pk[i].on) *x[i] = (operand){duet__arg_scratch(mem[i]), 0, pk[i].ld, pk[i].reach};
 }
 
 typedef struct {
@@ -297,8 +308,8 @@ static int emit(duet_ctx *ctx, const duet__gemm_plan *plan, const duet__gemm_sha
                  .c = {duet__arg_mem(c), 0, ldc, sh->m}};
   steps p; /* not zeroed: 12 KiB of argument slots, each written before it is read */
   p.n = 0;
-  if (plan->pack[0].on) emit_pack(&p, &plan->pack[0], s.pack[0], &f.a);
-  if (plan->pack[1].on) emit_pack(&p, &plan->pack[1], s.pack[1], &f.b);
+  if (plan->pack[0].on || plan->pack[1].on)
+    emit_packs(&p, plan->pack, s.pack, (operand *[2]){&f.a, &f.b});
   /* an epoch per piece that takes tickets: two such pieces of one call share the flags region */
   for (unsigned i = 0; i < plan->npieces; i++) {
     if (plan->piece[i].flag_bytes && (status = duet__arena_epoch(ctx, SK_EPOCHS, &s.epoch)))

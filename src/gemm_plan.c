@@ -555,6 +555,8 @@ static void plan_pack(const inputs *x, duet__gemm_pack *pk, size_t ld, size_t ro
   pk->ld = round_up(tile_rows ? cols : round_up(cols, tile), 4);
   pk->reach = tile_rows ? padded_rows : pk->ld;
   pk->bytes = padded_rows * pk->ld * sizeof(float);
+  pk->tiles = duet__ceil_div(rows, (size_t)T(TRANSPOSE_TILE)) *
+              duet__ceil_div(cols, (size_t)T(TRANSPOSE_TILE));
 }
 
 static int plan_fast(const inputs *x, duet__gemm_plan *p) {
@@ -571,7 +573,7 @@ static int plan_fast(const inputs *x, duet__gemm_plan *p) {
     plan_pack(x, &p->pack[0], s->lda, s->ta ? s->k : s->m, s->ta ? s->m : s->k, !s->ta, tile_m);
     plan_pack(x, &p->pack[1], s->ldb, s->tb ? s->n : s->k, s->tb ? s->k : s->n, s->tb, tile_n);
   }
-  p->launches = (unsigned)(p->pack[0].on + p->pack[1].on);
+  p->launches = (unsigned)(p->pack[0].on || p->pack[1].on); /* duet_sgemm_pack packs both */
   return cut_pieces(x, p);
 }
 
@@ -595,7 +597,7 @@ unsigned duet__gemm_plan_kernels(const duet__gemm_plan *p, duet__kernel *ids) {
   } while (0)
   if (p->form == DUET__GEMM_SCALE || p->form == DUET__GEMM_SIMPLE) ADD(p->kernel);
   if (p->form != DUET__GEMM_FAST) return n;
-  if (p->pack[0].on || p->pack[1].on) ADD(DUET__K_COPY);
+  if (p->pack[0].on || p->pack[1].on) ADD(DUET__K_SGEMM_PACK);
   for (unsigned i = 0; i < p->npieces; i++) {
     ADD(p->piece[i].kernel);
     if (reduces(&p->piece[i])) ADD(DUET__K_SGEMM_SPLITK_REDUCE);
@@ -694,8 +696,10 @@ size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *
   for (int i = 0; i < 2; i++) {
     const duet__gemm_pack *pk = &p->pack[i];
     if (!pk->on) continue;
-    put(&t, "  pack %c: %zu x %zu into ld %zu, readable to %zu, %zu bytes, by duet_copy\n",
-        i ? 'B' : 'A', pk->rows, pk->cols, pk->ld, pk->reach, pk->bytes);
+    put(&t,
+        "  pack %c: %zu x %zu into ld %zu, readable to %zu, %zu bytes, %zu tiles of "
+        "duet_sgemm_pack\n",
+        i ? 'B' : 'A', pk->rows, pk->cols, pk->ld, pk->reach, pk->bytes, pk->tiles);
   }
   for (unsigned i = 0; i < p->npieces; i++) {
     const duet__gemm_piece *q = &p->piece[i];

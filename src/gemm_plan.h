@@ -67,20 +67,21 @@ typedef struct {
 } duet__gemm_piece;
 
 /* An operand of fast copied into the arena at a leading dimension that allows vector loads,
- * padded to whole tiles along m (A) or n (B). */
+ * padded to whole tiles along m (A) or n (B); both copies are one launch of duet_sgemm_pack. */
 typedef struct {
   int on;
   size_t rows, cols; /* the stored matrix copied */
   size_t ld;         /* the copy's */
   size_t reach;      /* how far along m or n the kernels may read it */
   size_t bytes;      /* of the copy, padding included */
+  size_t tiles;      /* duet_sgemm_pack's blocks over it (TRANSPOSE_TILE square tiles) */
 } duet__gemm_pack;
 
 typedef enum {
   DUET__GEMM_NOTHING, /* m or n is 0, or beta is 1 with nothing to add */
   DUET__GEMM_SCALE,   /* k == 0 or alpha == 0: C = beta * C */
   DUET__GEMM_SIMPLE,  /* one launch of a course kernel over C (naive, coalesced, tiled, register) */
-  DUET__GEMM_FAST     /* packs, then the pieces */
+  DUET__GEMM_FAST     /* packs (one launch), then the pieces */
 } duet__gemm_form;
 
 #define DUET__GEMM_MAX_PIECES 3

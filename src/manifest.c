@@ -296,6 +296,10 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_SGEMV] = ROW("duet_sgemv", GEMM_GEMV, GEMV_SIG, GEMV_TUNABLES, shape_sgemv),
     [DUET__K_SGEMV_DOT] =
         ROW("duet_sgemv_dot", GEMM_GEMV, GEMV_SIG, GEMV_TUNABLES, shape_sgemv_dot),
+    /* fast's packing (kernels_cl/gemm_pack.cl): A's rows, cols, in, ld_in, out, ld_out, B's, then
+     * A's tiles; a 1D grid of both operands' copy tiles (src/gemm_plan.c gives it) */
+    [DUET__K_SGEMM_PACK] = ROW("duet_sgemm_pack", GEMM_PACK, IN_OUT_SIG IN_OUT_SIG "l",
+                               TRANSPOSE_TUNABLES, shape_copy),
     /* n, a, b, c */
     [DUET__K_VECTOR_ADD] =
         ROW("duet_vector_add", VECTOR, "lmmm", DUET__TBIT(VADD_BLOCK), shape_vector_add),

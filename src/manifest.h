@@ -29,6 +29,7 @@
   X(GEMM_FAST_NARROW, "gemm_fast_narrow", "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_") \
   X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                      \
   X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                            \
+  X(GEMM_PACK, "gemm_pack", "gemm_pack", 0, 0)                                            \
   X(VECTOR, "vector", "vector", 0, 0)                                                     \
   X(REDUCE, "reduce", "reduce", 0, 0)                                                     \
   X(STENCIL, "stencil", "stencil", 0, 0)
@@ -107,6 +108,7 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_SKINNY_DOT)       \
   X(SGEMV)                  \
   X(SGEMV_DOT)              \
+  X(SGEMM_PACK)             \
   X(VECTOR_ADD)             \
   X(REDUCE_NAIVE)           \
   X(REDUCE_SEQUENTIAL)      \

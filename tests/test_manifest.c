@@ -423,6 +423,40 @@ static duet_ctx *tuned_ctx(const harness_dev *dev, const char *set, const char *
   return ctx;
 }
 
+/* duet_sgemm_pack: fast's copies of operands at an ld that is not a multiple of 4 (the harness's
+ * padded lds: +3 for A, +5 for B), of A alone, B alone and both in one launch, on a context that
+ * packs whatever the multiply's size. */
+static void reach_pack(const harness_dev *dev, const char *set) {
+  static const struct {
+    duet_trans ta, tb;
+    size_t m, n, k;
+    int a, b;                                                     /* packed */
+  } calls[] = {{DUET_TRANS, DUET_TRANS, 70, 33, 19, 1, 0},        /* lda 73, ldb 24 */
+               {DUET_NO_TRANS, DUET_NO_TRANS, 41, 50, 33, 0, 1},  /* lda 36, ldb 55 */
+               {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 30, 1, 1}}; /* lda 33, ldb 55 */
+  duet_ctx *ctx = tuned_ctx(dev, set, ",GEMM_PACK_MIN_INTENSITY=0");
+  if (!ctx) return;
+  const harness_dev d = on_ctx(dev, ctx, set);
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    const size_t m = calls[i].m, n = calls[i].n, k = calls[i].k;
+    const size_t lda = (calls[i].ta ? m : k) + 3, ldb = (calls[i].tb ? k : n) + 5;
+    char text[4096] = "";
+    harness_case c;
+    harness_case_begin(&c, &d, "fast's plan of %zu x %zu x %zu, lda %zu, ldb %zu: pack A %d, B %d",
+                       m, n, k, lda, ldb, calls[i].a, calls[i].b);
+    harness_expect_status(&c,
+                          duet_sgemm_plan(ctx, DUET_GEMM_FAST, calls[i].ta, calls[i].tb, m, n, k,
+                                          lda, ldb, text, sizeof text),
+                          DUET_OK, ctx, "duet_sgemm_plan");
+    harness_expect(&c, !strstr(text, "pack A:") == !calls[i].a, "A's packing: %s", text);
+    harness_expect(&c, !strstr(text, "pack B:") == !calls[i].b, "B's packing: %s", text);
+    harness_expect(&c, strstr(text, "duet_sgemm_pack") != NULL, "no duet_sgemm_pack: %s", text);
+    harness_case_end(&c);
+    harness_run_sgemm(&d, DUET_GEMM_FAST, calls[i].ta, calls[i].tb, m, n, k, 1.5f, 0.5f, 1);
+  }
+  duet_ctx_destroy(ctx);
+}
+
 static void check_sets(const harness_dev *dev) {
   for (int s = 0; duet_tuning_set_name(s); s++) {
     const char *set = duet_tuning_set_name(s);
@@ -457,6 +491,7 @@ static void check_sets(const harness_dev *dev) {
     harness_dev plain = plain_ctx ? on_ctx(dev, plain_ctx, set) : d;
     harness_dev clusters = cluster_ctx ? on_ctx(dev, cluster_ctx, set) : d;
     reach_fast_kernels(&d, &sk, fuses ? &d : &other, &plain, &clusters);
+    reach_pack(dev, set);
     duet_ctx_destroy(cluster_ctx);
     duet_ctx_destroy(plain_ctx);
     duet_ctx_destroy(fuse_ctx);

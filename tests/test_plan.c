@@ -106,8 +106,16 @@ static void check_plan(const device *d, const want_plan *w) {
   if (w->form == DUET__GEMM_FAST) {
     harness_expect(&c, p.pack[0].on == w->pack_a && p.pack[1].on == w->pack_b,
                    "packs A %d B %d, want %d %d", p.pack[0].on, p.pack[1].on, w->pack_a, w->pack_b);
+    const size_t pt = (size_t)tun[d->set][DUET__T_TRANSPOSE_TILE]; /* duet_sgemm_pack's tile */
+    for (int i = 0; i < 2; i++)
+      harness_expect(&c,
+                     p.pack[i].tiles == (p.pack[i].on ? (p.pack[i].rows + pt - 1) / pt *
+                                                            ((p.pack[i].cols + pt - 1) / pt)
+                                                      : 0),
+                     "pack %c: %zu tiles for %zu x %zu", i ? 'B' : 'A', p.pack[i].tiles,
+                     p.pack[i].rows, p.pack[i].cols);
     harness_expect(&c, p.npieces == w->npieces, "%u pieces, want %u", p.npieces, w->npieces);
-    unsigned launches = (unsigned)(p.pack[0].on + p.pack[1].on);
+    unsigned launches = (unsigned)(p.pack[0].on || p.pack[1].on); /* one duet_sgemm_pack */
     size_t work = 0, flags = 0;
     for (unsigned i = 0; i < p.npieces && i < w->npieces; i++) {
       const duet__gemm_piece *q = &p.piece[i];
