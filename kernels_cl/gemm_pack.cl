@@ -5,9 +5,9 @@
  * src/duet_kernel.h and kernels_cl/builtin.h (which says how each backend builds it); its own
  * group, so that a cold OpenCL build of it is a program of a few lines.
  *
- * One launch for both operands, not a duet_copy each: at the sizes where packing pays
- * (997^3), each copy of an operand was mostly its launch's own cost, not its bytes
- * (docs/results/h200.md, twenty-seventh session).
+ * One launch for both operands, not a duet_copy each: where packing pays from (997^3), a copy of
+ * an operand is a few microseconds, of the order of a launch's own cost (duet-bench copy: 0.0059
+ * ms at 997^2 on the H200, docs/results/h200.md, twenty-sixth session).
  *
  * Tunables (the copy's, src/duet_tunables.h): a TRANSPOSE_TILE x TRANSPOSE_TILE tile per block
  * of TRANSPOSE_TILE x TRANSPOSE_ROWS threads, each thread a column of the tile, coalesced along
