@@ -69,9 +69,9 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   nvidia-sm80 on OpenCL, GEMM_SPLITK_FUSE 4: the tiny tile's split-K summed in its one launch
  *   ran 997^3-1024^3 up to 9% faster than the plans of one launch or two before it, and
  *   nvcc's 256^3 and 512^3 4-9% slower than the reduction's second launch (CUDA keeps 0).
- *   nvidia-sm80 on OpenCL, GEMM_PACK_MIN_INTENSITY 256: NVIDIA's OpenCL ran 801^3 9% slower
- *   with both operands packed, where CUDA's 200 packs it 3% faster (997^3 and 1023^3 moved by
- *   1% or less there either way).
+ *   nvidia-sm80 on OpenCL, GEMM_PACK_MIN_INTENSITY 220: with both operands packed in one launch,
+ *   NVIDIA's OpenCL ran 801^3 (200 flops a copied byte) 5% slower and 851^3 (213) 1% slower,
+ *   901^3-1023^3 and 1000 x 1000 x 997 (225-256) 3-10% faster; CUDA's 200 packs 801^3 faster.
  * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
@@ -86,7 +86,7 @@ static const struct {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_PCT, 110},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_LAUNCH, 64},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_FUSE, 4},
-    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_PACK_MIN_INTENSITY, 256},
+    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_PACK_MIN_INTENSITY, 220},
 };
 
 /* The tunables some kernel is built with; the rest steer the core's plans alone. */
