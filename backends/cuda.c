@@ -365,6 +365,11 @@ static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   }
   k->fn = (void *)row->fn;
   k->max_threads = (unsigned)attr.maxThreadsPerBlock;
+  /* AFTER_PRIOR_LAUNCH's wait is compiled only into code for compute capability 9.0 or later
+   * (kernels_cl/builtin.h); a build JIT-compiled from older PTX lacks it, so it never overlaps */
+#if CUDART_VERSION >= 11080
+  k->overlap = duet__groups[d->group].after_prior && attr.ptxVersion >= 90;
+#endif
   return DUET_OK;
 }
 
@@ -373,14 +378,21 @@ static void cu_kernel_unload(duet_ctx *ctx, duet__loaded *k) {
   k->fn = NULL;
 }
 
-/* A launch whose grid's z blocks form a cluster (the core launches none where the device has
- * no clusters, src/launch.c). */
-static cudaError_t launch_cluster(const void *fn, dim3 grid, dim3 block, void **argv,
-                                  const duet__launch *l, cudaStream_t stream) {
+/* A launch with attributes: its grid's z blocks form a cluster (cluster_z above 1; the core
+ * launches none where the device has no clusters, src/launch.c), and its blocks may be placed
+ * while the launch before it finishes (overlap: the kernel waits for it itself). */
+static cudaError_t launch_ex(const void *fn, dim3 grid, dim3 block, void **argv,
+                             const duet__launch *l, cudaStream_t stream) {
 #if CUDART_VERSION >= 11080
   cudaLaunchConfig_t cfg;
-  cudaLaunchAttribute at;
-  cluster_config(&cfg, &at, grid, block, l->shared_bytes, l->cluster_z);
+  cudaLaunchAttribute at[2];
+  cluster_config(&cfg, at, grid, block, l->shared_bytes, l->cluster_z);
+  cfg.numAttrs = l->cluster_z > 1;
+  if (l->overlap) {
+    at[cfg.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[cfg.numAttrs].val.programmaticStreamSerializationAllowed = 1;
+    cfg.numAttrs++;
+  }
   cfg.stream = stream;
   return cudaLaunchKernelExC(&cfg, fn, argv);
 #else
@@ -405,8 +417,8 @@ static int cu_launch(duet_ctx *ctx, const duet__kernel_desc *d, const duet__load
   dim3 grid = {(unsigned)l->grid[0], (unsigned)l->grid[1], (unsigned)l->grid[2]};
   dim3 block = {l->block[0], l->block[1], l->block[2]};
   cudaError_t err;
-  if (l->cluster_z > 1)
-    err = launch_cluster(k->fn, grid, block, argv, l, IMPL(ctx)->stream);
+  if (l->cluster_z > 1 || l->overlap)
+    err = launch_ex(k->fn, grid, block, argv, l, IMPL(ctx)->stream);
   else
     err = cudaLaunchKernel(k->fn, grid, block, argv, l->shared_bytes, IMPL(ctx)->stream);
   return err == cudaSuccess ? DUET_OK : cu_fail(ctx, err, d->name);

@@ -46,6 +46,8 @@
 #define SHARED_PTR __local
 #define ATOMIC_CAS_INT(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
 #define ATOMIC_XCHG_INT(p, v) atomic_xchg((p), (v))
+/* OpenCL has no launch that overlaps the one before it: see CUDA's below. */
+#define AFTER_PRIOR_LAUNCH() ((void)0)
 
 #elif defined(DUET_CUDA)
 /* Built-in kernels are C++ functions inside namespace set<S> (one per tuning set), found through
@@ -72,6 +74,21 @@
 #define SHARED_PTR
 #define ATOMIC_CAS_INT(p, cmp, v) atomicCAS((p), (cmp), (v))
 #define ATOMIC_XCHG_INT(p, v) atomicExch((p), (v))
+/* AFTER_PRIOR_LAUNCH is the first statement of every kernel written once. The CUDA backend may
+ * launch these kernels with programmatic stream serialization (compute capability 9.0;
+ * duet__launch.overlap, decided in src/launch.c): the launch's blocks may then be placed before
+ * the launch ahead of it on the stream has finished. griddepcontrol.wait holds them until that
+ * launch has finished and its writes are visible, so nothing the kernel reads or writes can race
+ * it. No kernel gives griddepcontrol.launch_dependents: each block's exit lets the next launch
+ * be placed, so its waiting blocks never share a unit with blocks still computing (given at a
+ * kernel's start, or after fast's last loads, it ran the cluster kernels and sgemv slower:
+ * docs/results/h200.md, twenty-eighth session). A no-op in a launch without the attribute, and
+ * absent before sm_90. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define AFTER_PRIOR_LAUNCH() asm volatile("griddepcontrol.wait;" ::: "memory")
+#else
+#define AFTER_PRIOR_LAUNCH() ((void)0)
+#endif
 
 #else
 #error "kernels_cl/builtin.h follows src/duet_kernel.h"

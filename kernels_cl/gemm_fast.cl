@@ -686,6 +686,7 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
   fast_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, smem)
 #define FAST_KERNEL_WITH(NAME, ATTRIBUTES, BODY)                                 \
   DUET_KERNEL ATTRIBUTES void NAME(FAST_PARAMS DUET_SHARED_PARAM(float, smem)) { \
+    AFTER_PRIOR_LAUNCH();                                                        \
     DUET_SHARED_BIND(float, smem);                                               \
     FAST_APPLY_OFFSETS();                                                        \
     BODY;                                                                        \
@@ -815,6 +816,7 @@ INLINE_FN void fast_cluster_tiles(const bool KA, const bool KB, idx_t m, idx_t n
 #define FAST_CS_KERNEL(NAME, KA, KB)                                                         \
   DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                       \
       FAST_PARAMS DUET_SHARED_PARAM(float, smem)) {                                          \
+    AFTER_PRIOR_LAUNCH();                                                                    \
     DUET_SHARED_BIND(float, smem);                                                           \
     FAST_APPLY_OFFSETS();                                                                    \
     fast_cluster_tiles(KA, KB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, m_read, n_read, \
@@ -837,6 +839,7 @@ FAST_CS_KERNEL(duet_sgemm_fast_cs_tt, false, true)
   DUET_KERNEL KERNEL_BLOCK_MIN(FAST_NT, 1, FAST_MIN_BLOCKS) void NAME(                         \
       FAST_PARAMS, idx_t units_epoch, DUET_GLOBAL float *work,                                 \
       DUET_GLOBAL int *flags DUET_SHARED_PARAM(float, smem)) {                                 \
+    AFTER_PRIOR_LAUNCH();                                                                      \
     DUET_SHARED_BIND(float, smem);                                                             \
     DUET_SHARED int ticket;                                                                    \
     FAST_APPLY_OFFSETS();                                                                      \
@@ -878,6 +881,7 @@ void duet_sgemm_splitk_reduce(idx_t m, idx_t n, int splits, int lanes,
                               DUET_GLOBAL const float *DUET_RESTRICT work, float alpha, float beta,
                               DUET_GLOBAL float *DUET_RESTRICT c, idx_t c_off, idx_t ldc) {
   DUET_SHARED float part[GEMM_SPLITK_REDUCE_ROWS][GEMM_SPLITK_REDUCE_TILE];
+  AFTER_PRIOR_LAUNCH();
   const idx_t slab = m * n;
   const int x = (int)DUET_THREAD_IDX(0), y = (int)DUET_THREAD_IDX(1);
   const int lz = lanes < 1                         ? 1

@@ -175,6 +175,7 @@ INLINE_FN float4 gemv_rows(const bool vec, DUET_GLOBAL const float *DUET_RESTRIC
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemv)
 DUET_KERNEL KERNEL_BLOCK_MIN(GEMV_THREADS, 1, GEMV_MIN_BLOCKS) void duet_sgemv(GEMV_PARAMS) {
   DUET_SHARED float red[GEMV_KG * GEMV_LT];
+  AFTER_PRIOR_LAUNCH();
   v += v_off;
   u += u_off;
   c += c_off;
@@ -301,6 +302,7 @@ DUET_KERNEL KERNEL_BLOCK(GEMV_THREADS, 1) void duet_sgemv_dot(GEMV_PARAMS) {
 #if !defined(DUET_CUDA) && !defined(DUET_NVIDIA)
   DUET_SHARED float red[GEMV_THREADS];
 #endif
+  AFTER_PRIOR_LAUNCH();
   v += v_off;
   u += u_off;
   c += c_off;

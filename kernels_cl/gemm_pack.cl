@@ -40,6 +40,7 @@ DUET_KERNEL KERNEL_BLOCK(TRANSPOSE_TILE, TRANSPOSE_ROWS) void duet_sgemm_pack(
     DUET_GLOBAL float *DUET_RESTRICT pa, idx_t ldpa, idx_t rows_b, idx_t cols_b,
     DUET_GLOBAL const float *DUET_RESTRICT b, idx_t ldb, DUET_GLOBAL float *DUET_RESTRICT pb,
     idx_t ldpb, idx_t tiles_a) {
+  AFTER_PRIOR_LAUNCH();
   const unsigned t = (unsigned)DUET_BLOCK_IDX(0);
   if (t < (unsigned)tiles_a)
     pack_tile(rows_a, cols_a, a, lda, pa, ldpa, t);

@@ -85,6 +85,7 @@ INLINE_FN void skinny_mac(DUET_GLOBAL const float *DUET_RESTRICT u, idx_t us, id
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny)
 DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* thin_rows: the plan's orientation */
     void duet_sgemm_skinny(FAST_PARAMS, int thin_rows DUET_SHARED_PARAM(float, smem)) {
+  AFTER_PRIOR_LAUNCH();
   DUET_SHARED_BIND(float, smem);
   FAST_APPLY_OFFSETS();
   const strip_view w = strip_of(thin_rows, ta, tb, m, n, a, lda, b, ldb, ldc);
@@ -148,6 +149,7 @@ DUET_KERNEL KERNEL_BLOCK(SKINNY_LX, SKINNY_KG) /* thin_rows: the plan's orientat
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_skinny_dot)
 DUET_KERNEL KERNEL_BLOCK(DOT_LX, DOT_RY) /* thin_rows: the plan's orientation */
     void duet_sgemm_skinny_dot(FAST_PARAMS, int thin_rows DUET_SHARED_PARAM(float, smem)) {
+  AFTER_PRIOR_LAUNCH();
   DUET_SHARED_BIND(float, smem);
   FAST_APPLY_OFFSETS();
   const strip_view w = strip_of(thin_rows, ta, tb, m, n, a, lda, b, ldb, ldc);

@@ -31,6 +31,10 @@ typedef struct {
   /* a cluster kernel (shape.z_cluster): how many clusters of s blocks (1 .. DUET__CLUSTER_MAX)
    * can be resident at once, as the backend found when it loaded it (0: not known) */
   unsigned cluster_slots[DUET__CLUSTER_MAX + 1];
+  /* the backend can launch it to overlap the launch before it, as built: its group waits for
+   * that launch itself (duet__group_desc.after_prior) and the build has the wait (CUDA: code for
+   * compute capability 9.0 or later); src/launch.c asks LAUNCH_OVERLAP whether to */
+  int overlap;
 } duet__loaded;
 
 /* What the backend says of its device; the core keeps no device fact of its own. */

@@ -25,6 +25,9 @@ typedef struct {
   size_t shared_bytes;
   unsigned cluster_z; /* above 1: blocks (x, y, 0 .. cluster_z - 1) form a thread-block cluster
                          (CUDA's cluster dimension 1 x 1 x cluster_z); OpenCL has none */
+  int overlap; /* 1: its blocks may be placed while the launch before it on the queue finishes
+                  (CUDA's programmatic stream serialization); the kernel waits for that launch in
+                  its first statement */
 } duet__launch;
 
 /* Kernel arguments, passed in the kernel's parameter order. A __local/shared scratch argument

@@ -177,6 +177,11 @@
  *                         after every kernel too, in a family of several queues; 2 after every
  *                         kernel. NVIDIA's runtime holds enqueued commands back until a flush.
  *                         CUDA ignores it (a launch is submitted when it is made)
+ * LAUNCH_OVERLAP          CUDA, compute capability 9.0: 1 launches the kernels written once
+ *                         (the GEMM groups) with programmatic stream serialization, so that
+ *                         their blocks are placed while the launch before them finishes (each
+ *                         waits for it in its first statement: AFTER_PRIOR_LAUNCH in
+ *                         kernels_cl/builtin.h); 0 never. OpenCL has no such launch
  *
  * Where the values come from: nvidia-sm80 measured on an H100 and an H200, cpu on PoCL, default
  * the H100's shapes where they are safe on any GPU (docs/results/tuning-notes.md).
@@ -408,7 +413,9 @@
   /* past index 127 only tunables that steer the plans: DUET__TBIT's mask holds 128 bits */       \
   X(GEMM_SPLITK_CLUSTER,      4,   4,   0) \
   DUET__RULE(GEMM_SPLITK_CLUSTER, T(GEMM_SPLITK_CLUSTER) <= 8,                                     \
-             "GEMM_SPLITK_CLUSTER is at most 8 (the portable size of a thread-block cluster)")
+             "GEMM_SPLITK_CLUSTER is at most 8 (the portable size of a thread-block cluster)")     \
+  X(LAUNCH_OVERLAP,           1,   1,   0) \
+  DUET__RULE(LAUNCH_OVERLAP, T(LAUNCH_OVERLAP) <= 1, "LAUNCH_OVERLAP is 0 or 1")
 // clang-format on
 
 typedef enum {

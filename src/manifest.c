@@ -6,7 +6,8 @@
 #define F sizeof(float)
 
 const duet__group_desc duet__groups[DUET__G_COUNT] = {
-#define DUET__GROUP_ROW(id, name, source, from, to) {name, source, from, to},
+#define DUET__GROUP_ROW(id, name, source, from, to, after_prior) \
+  {name, source, from, to, after_prior},
     DUET__GROUPS(DUET__GROUP_ROW)
 #undef DUET__GROUP_ROW
 };

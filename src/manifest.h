@@ -11,28 +11,30 @@
 
 #include "duet_tunables.h"
 
-/* Program groups: X(ID, name, source, from, to). A group is one program built from one kernel
- * source file, kernels_cu/<source>.cu and kernels_cl/<source>.cl; OpenCL builds each group on
- * the first use of one of its kernels. A file may serve two groups with different tunables:
- * from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM reaches
- * the file as GEMM_FAST_BM), so one source holds one algorithm at several tile shapes. */
-#define DUET__GROUPS(X)                                                                   \
-  X(COPY, "copy", "copy", 0, 0)                                                           \
-  X(TRANSPOSE, "transpose", "transpose", 0, 0)                                            \
-  X(GEMM, "gemm", "gemm", 0, 0)                                                           \
-  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0)                                            \
-  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_")    \
-  X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_")       \
-  X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_")       \
-  X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_")       \
-  X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_")          \
-  X(GEMM_FAST_NARROW, "gemm_fast_narrow", "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_") \
-  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0)                                      \
-  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0)                                            \
-  X(GEMM_PACK, "gemm_pack", "gemm_pack", 0, 0)                                            \
-  X(VECTOR, "vector", "vector", 0, 0)                                                     \
-  X(REDUCE, "reduce", "reduce", 0, 0)                                                     \
-  X(STENCIL, "stencil", "stencil", 0, 0)
+/* Program groups: X(ID, name, source, from, to, after_prior). A group is one program built from
+ * one kernel source file, kernels_cu/<source>.cu and kernels_cl/<source>.cl; OpenCL builds each
+ * group on the first use of one of its kernels. A file may serve two groups with different
+ * tunables: from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM
+ * reaches the file as GEMM_FAST_BM), so one source holds one algorithm at several tile shapes.
+ * after_prior 1: every kernel of the source begins with AFTER_PRIOR_LAUNCH (kernels_cl/builtin.h),
+ * so a backend may launch it to overlap the launch before it (duet__loaded.overlap). */
+#define DUET__GROUPS(X)                                                                      \
+  X(COPY, "copy", "copy", 0, 0, 0)                                                           \
+  X(TRANSPOSE, "transpose", "transpose", 0, 0, 0)                                            \
+  X(GEMM, "gemm", "gemm", 0, 0, 0)                                                           \
+  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0, 1)                                            \
+  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_", 1)    \
+  X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_", 1)       \
+  X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_", 1)       \
+  X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_", 1)       \
+  X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_", 1)          \
+  X(GEMM_FAST_NARROW, "gemm_fast_narrow", "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_", 1) \
+  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0, 1)                                      \
+  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0, 1)                                            \
+  X(GEMM_PACK, "gemm_pack", "gemm_pack", 0, 0, 1)                                            \
+  X(VECTOR, "vector", "vector", 0, 0, 0)                                                     \
+  X(REDUCE, "reduce", "reduce", 0, 0, 0)                                                     \
+  X(STENCIL, "stencil", "stencil", 0, 0, 0)
 
 typedef enum {
 #define DUET__GROUP_ENUM(id, ...) DUET__G_##id,
@@ -44,6 +46,7 @@ typedef enum {
 typedef struct {
   const char *name, *source;
   const char *from, *to; /* tunable prefix renamed in the -D options, or NULL */
+  int after_prior;       /* its kernels wait for the launch before them themselves */
 } duet__group_desc;
 
 extern const duet__group_desc duet__groups[DUET__G_COUNT];

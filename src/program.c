@@ -327,5 +327,6 @@ int duet_launch(duet_program *prog, const char *kernel, const size_t grid[3],
   }
   l.shared_bytes = shared_bytes;
   l.cluster_z = 1;
+  l.overlap = 0; /* a user's kernel does not wait for the launch before it */
   return ctx->ops->program_launch(ctx, k, &l, converted, nargs);
 }

@@ -14,7 +14,7 @@ check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 	%reldir%/test_errors %reldir%/test_manifest %reldir%/test_threads %reldir%/test_fuzz \
 	%reldir%/test_loader %reldir%/test_queues %reldir%/test_program %reldir%/test_regress %reldir%/test_course \
 	%reldir%/test_cache %reldir%/test_cubin_params %reldir%/test_nvidia_jit %reldir%/test_plan \
-	%reldir%/test_streamk
+	%reldir%/test_streamk %reldir%/test_overlap
 # shuffle_once's tickets under many launches (REDUCE_ONE_PASS)
 check_PROGRAMS += %reldir%/test_reduce_once
 TESTS = $(check_PROGRAMS)
@@ -53,6 +53,8 @@ EXTRA_DIST += tests/time-limit.sh
 %canon_reldir%_test_program_LDADD = $(%canon_reldir%_harness_ldadd)
 %canon_reldir%_test_regress_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_regress_LDADD = $(%canon_reldir%_internal_ldadd)
+%canon_reldir%_test_overlap_LDFLAGS = $(OPENMP_CFLAGS)
+%canon_reldir%_test_overlap_LDADD = $(%canon_reldir%_internal_ldadd)
 %canon_reldir%_test_streamk_LDFLAGS = $(OPENMP_CFLAGS)
 %canon_reldir%_test_streamk_LDADD = $(%canon_reldir%_internal_ldadd)
 %canon_reldir%_test_reduce_once_LDFLAGS = $(OPENMP_CFLAGS)
