@@ -435,6 +435,7 @@ static int cu_kernel_attrs(duet_ctx *ctx, const duet__kernel_desc *d, const duet
   cudaError_t err = cudaFuncGetAttributes(&attr, k->fn);
   if (err != cudaSuccess) return cu_fail(ctx, err, "cudaFuncGetAttributes");
   out->registers = attr.numRegs;
+  out->code_version = attr.ptxVersion;
   out->static_shared_bytes = (long)attr.sharedSizeBytes;
   out->private_bytes = (long)attr.localSizeBytes;
   const int threads = (int)(k->shape.block_x * k->shape.block_y);

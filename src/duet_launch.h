@@ -86,6 +86,7 @@ typedef struct {
   unsigned max_threads;            /* the most threads a block of this kernel may have */
   int blocks_per_unit;             /* resident blocks per multiprocessor, from the occupancy API */
   double occupancy;                /* resident warps / the multiprocessor's maximum, 0 to 1 */
+  int code_version; /* CUDA: the PTX architecture its code was compiled from (90: sm_90) */
 } duet__kernel_attrs;
 
 /* Loads kernel k (0 <= k < DUET__K_COUNT; OpenCL builds its group) on ctx and describes it.

@@ -272,12 +272,16 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     if (kinds[i].kernel == tiny) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_TINY_CS_NN);
   }
   const size_t smax = max_slices(x, q);
+  const duet__kernel mid = duet__kernel_for_trans(DUET__K_SGEMM_FAST_MID_NN, ta, tb);
+  size_t small_slices = 0; /* the small tile's cheapest slice count (weighed before the mid) */
   double best = -1.0;
   q->kernel = small; /* the plan's fallback: every other tile is weighed where it fits */
   for (int i = 0; i < nkinds; i++) {
     const tile_kind *f = &kinds[i];
     if (f->kernel != small && !duet__gemm_kernel_fits(x->caps, tun, f->kernel)) continue;
     const size_t tiles = tiles_over(f->t, q->rows, q->cols);
+    double kind_best = -1.0;
+    size_t kind_slices = 1;
     for (size_t b = 0; b <= 4 * f->per_cu + 1; b++) {
       /* b = 0: one slice; then the most slices with b blocks on the busiest unit; last the most
        * allowed */
@@ -286,8 +290,15 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
       if (s > smax) s = smax;
       s = duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)); /* no empty slice */
       const double c = piece_cost(x, q, f, s);
-      if (best < 0 || c < best) best = c, q->kernel = f->kernel, q->splits = (unsigned)s;
+      if (kind_best < 0 || c < kind_best) kind_best = c, kind_slices = s;
     }
+    if (f->kernel == small) small_slices = kind_slices;
+    /* the mid tile only where it takes fewer k slices than the small tile would: where it took
+     * as many or more (512^2 x 32768 on NVIDIA's OpenCL, 37 against 33), its rate in the model
+     * did not hold (docs/results/tuning-notes.md) */
+    const int mid_no_fewer = f->kernel == mid && small_slices && kind_slices >= small_slices;
+    if (!mid_no_fewer && (best < 0 || kind_best < best))
+      best = kind_best, q->kernel = f->kernel, q->splits = (unsigned)kind_slices;
     /* the cluster kernel in 2 .. GEMM_SPLITK_CLUSTER slices, where it is cheaper still (a tie
      * keeps the plain kernel) */
     for (size_t s = 2; s <= f->cluster_most && s <= smax; s++) {

@@ -80,7 +80,7 @@ int duet__kernel_attrs_get(duet_ctx *ctx, int id, duet__kernel_attrs *out) {
   out->shared_bytes = k->shape.shared_bytes;
   out->max_threads = k->max_threads;
   out->static_shared_bytes = out->private_bytes = -1;
-  out->registers = out->blocks_per_unit = -1;
+  out->registers = out->blocks_per_unit = out->code_version = -1;
   out->occupancy = -1;
   return ctx->ops->kernel_attrs(ctx, out->kernel, k, out);
 }

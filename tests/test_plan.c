@@ -575,6 +575,12 @@ static void switched(const device *h100) {
        CALL(AUTO, NN, 128, 16384, 1024), FAST_PLAN(0, 0, 1, PIECE(0, 128, 0, 16384, FAST_MID_NN))},
       {"GEMM_FAST_MID_PCT 110: deep k, 2 mid tiles in 196 slices", CALL(AUTO, NT, 128, 128, 65536),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_MID_NT, 196))},
+      {"GEMM_FAST_MID_PCT 110: deep k, the mid tile in 49 slices where the small takes 64",
+       CALL(AUTO, NN, 256, 256, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_MID_NN, 49))},
+      {"GEMM_FAST_MID_PCT 110: 512^2 x 32768 on the small tile's 33 slices, not the mid's 37",
+       CALL(AUTO, NN, 512, 512, 32768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_SMALL_NN, 33))},
       {"GEMM_FAST_MID_PCT 110: 300 x 8192 is 192 small tiles, more than the units: small tiles",
        CALL(AUTO, NN, 300, 8192, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 300, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
@@ -597,9 +603,10 @@ static void switched(const device *h100) {
        CALL(AUTO, NN, 256, 256, 256), FAST_PLAN(0, 0, 1, PIECE(0, 256, 0, 256, FAST_TINY_NN))},
       {"GEMM_SPLITK_LAUNCH 64: 384^3 in one launch", CALL(AUTO, NN, 384, 384, 384),
        FAST_PLAN(0, 0, 1, PIECE(0, 384, 0, 384, FAST_TINY_NN))},
-      {"GEMM_SPLITK_LAUNCH 64: 512^3 still split, the mid tile in 8 slices",
+      {"GEMM_SPLITK_LAUNCH 64: 512^3 still split, the tiny tile in 8 slices (the mid tile would "
+       "take no fewer than the small)",
        CALL(AUTO, NN, 512, 512, 512),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_MID_NN, 8))},
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_NN, 8))},
   };
   t[DUET__T_GEMM_FAST_TINY_BK] = 16;
   check_plans(h100, launch, sizeof launch / sizeof launch[0]);
