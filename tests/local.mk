@@ -18,6 +18,10 @@ check_PROGRAMS = %reldir%/test_api %reldir%/test_transpose %reldir%/test_gemm \
 # shuffle_once's tickets under many launches (REDUCE_ONE_PASS)
 check_PROGRAMS += %reldir%/test_reduce_once
 TESTS = $(check_PROGRAMS)
+# every kernel of a source the CUDA backend may launch to overlap the launch before it waits for
+# that launch (AFTER_PRIOR_LAUNCH, src/manifest.h's after_prior)
+TESTS += %reldir%/test_after_prior.sh
+EXTRA_DIST += %reldir%/test_after_prior.sh
 # Each test program runs in its own process under a time limit: a hung kernel fails that
 # program, not the whole run.
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/time-limit.sh
