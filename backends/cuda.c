@@ -368,7 +368,7 @@ static int cu_kernel_load(duet_ctx *ctx, const duet__kernel_desc *d, duet__loade
   /* AFTER_PRIOR_LAUNCH's wait is compiled only into code for compute capability 9.0 or later
    * (kernels_cl/builtin.h); a build JIT-compiled from older PTX lacks it, so it never overlaps */
 #if CUDART_VERSION >= 11080
-  k->overlap = duet__groups[d->group].after_prior && attr.ptxVersion >= 90;
+  k->can_overlap = attr.ptxVersion >= 90;
 #endif
   return DUET_OK;
 }

@@ -31,10 +31,10 @@ typedef struct {
   /* a cluster kernel (shape.z_cluster): how many clusters of s blocks (1 .. DUET__CLUSTER_MAX)
    * can be resident at once, as the backend found when it loaded it (0: not known) */
   unsigned cluster_slots[DUET__CLUSTER_MAX + 1];
-  /* the backend can launch it to overlap the launch before it, as built: its group waits for
-   * that launch itself (duet__group_desc.after_prior) and the build has the wait (CUDA: code for
-   * compute capability 9.0 or later); src/launch.c asks LAUNCH_OVERLAP whether to */
-  int overlap;
+  /* the build has AFTER_PRIOR_LAUNCH's wait and the backend a launch that overlaps the one
+   * before it (CUDA: code for compute capability 9.0 or later); whether a launch of it does is
+   * src/launch.c's decision (its group's after_prior, LAUNCH_OVERLAP) */
+  int can_overlap;
 } duet__loaded;
 
 /* What the backend says of its device; the core keeps no device fact of its own. */

@@ -118,7 +118,8 @@ static int describe(duet_ctx *ctx, const duet__step *st, const duet__loaded *k, 
   l->block[2] = 1;
   l->shared_bytes = s->shared_bytes;
   l->cluster_z = s->z_cluster ? (unsigned)l->grid[2] : 1;
-  l->overlap = k->overlap && ctx->tun[DUET__T_LAUNCH_OVERLAP];
+  l->overlap =
+      k->can_overlap && duet__groups[d->group].after_prior && ctx->tun[DUET__T_LAUNCH_OVERLAP];
   if (l->cluster_z > 1 && l->cluster_z > ctx->caps.cluster_max)
     return duet__fail(ctx, DUET_EUNSUPPORTED, "%s: a cluster of %u blocks exceeds this device's %u",
                       d->name, l->cluster_z, ctx->caps.cluster_max);

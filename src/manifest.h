@@ -17,7 +17,7 @@
  * tunables: from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM
  * reaches the file as GEMM_FAST_BM), so one source holds one algorithm at several tile shapes.
  * after_prior 1: every kernel of the source begins with AFTER_PRIOR_LAUNCH (kernels_cl/builtin.h),
- * so a backend may launch it to overlap the launch before it (duet__loaded.overlap). */
+ * so a backend may launch it to overlap the launch before it (src/launch.c decides). */
 #define DUET__GROUPS(X)                                                                      \
   X(COPY, "copy", "copy", 0, 0, 0)                                                           \
   X(TRANSPOSE, "transpose", "transpose", 0, 0, 0)                                            \
