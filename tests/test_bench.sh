@@ -546,8 +546,13 @@ fi
 expect "the summary compares AUTO with duet's best variant and with tiled" sh -c \
   "grep -Eq '^    AUTO slower than duet.s best variant on [0-9]+ shapes: ' '$tmp/suite.out' &&
    grep -Eq '^    AUTO slower than tiled on [0-9]+ shapes: ' '$tmp/suite.out'"
-count_is "m = 1 and n = 1 read against buf_copy's bandwidth" 5 \
-  "$(grep -Ec '^      [0-9]+x[0-9]+x[0-9]+( nt| tn)? +[0-9.]+ GB/s, [0-9.]+ of the copy$' "$tmp/suite.out")"
+count_is "m = 1 and n = 1 read against buf_copy's bandwidth" 9 \
+  "$(grep -Ec '^      [0-9]+x[0-9]+x[0-9]+( nt| tn)? +[0-9.]+ GB/s, [0-9.]+ of the copy \([0-9.]+ GB/s at [0-9]+x[0-9]+\)$' "$tmp/suite.out")"
+# ... each against the copy of as many bytes as its matrix (m = 1 reads k x n, n = 1 m x k; the
+# odd size within a tenth of it)
+count_is "... each beside the copy of its matrix's size" 9 \
+  "$(awk '/of the copy \(/ { split($1, s, "x"); big = s[1] == 1 ? s[2] * s[3] : s[1] * s[3];
+    c = $NF; sub(/\)$/, "", c); split(c, z, "x"); r = z[1] * z[2] / big; if (r > 0.9 && r < 1.1) n++ } END { print n + 0 }' "$tmp/suite.out")"
 expect "--save wrote the CSV, JSON, plot data and script" \
   test -s "$tmp/suite.csv" -a -s "$tmp/suite.json" -a -s "$tmp/suite.dat" -a -s "$tmp/suite.gp"
 expect "suite CSV header" test "$(head -n 1 "$tmp/suite.csv")" = \

@@ -42,6 +42,11 @@ static const bench_size gpu_shapes[] = {
     S(1, 4097, 4097, M1),
     S(4096, 1, 4096, N1),
     T(4096, 1, 4096, "tn", N1),
+    /* ... with a matrix of 1 GiB, read long enough that a launch's start and end cost little */
+    S(1, 16384, 16384, M1),
+    T(1, 16384, 16384, "nt", M1),
+    S(16384, 1, 16384, N1),
+    T(16384, 1, 16384, "tn", N1),
     /* a few rows or columns */
     S(2, 4096, 4096, THIN_M),
     S(4, 4096, 4096, THIN_M),
@@ -100,6 +105,10 @@ static const bench_size cpu_shapes[] = {
     S(1, 1025, 1025, M1),
     S(1024, 1, 1024, N1),
     T(1024, 1, 1024, "tn", N1),
+    S(1, 4096, 4096, M1),
+    T(1, 4096, 4096, "nt", M1),
+    S(4096, 1, 4096, N1),
+    T(4096, 1, 4096, "tn", N1),
     S(2, 1024, 1024, THIN_M),
     S(4, 1024, 1024, THIN_M),
     S(8, 1024, 1024, THIN_M),
@@ -143,8 +152,11 @@ static const bench_size cpu_shapes[] = {
     L(512, 512, 16, "nn", 32, 576, 1024),
 };
 
-/* The copy that m = 1 and n = 1 are compared with: as many bytes as their matrix. */
-static const bench_size gpu_copy = S(4096, 4096, 1, NULL), cpu_copy = S(1024, 1024, 1, NULL);
+/* The copies that m = 1 and n = 1 are compared with: one of as many bytes as each size of their
+ * matrix (bench_suite_copy matches them). */
+static const bench_size gpu_copies[] = {S(4096, 4096, 1, NULL), S(16384, 16384, 1, NULL)};
+static const bench_size cpu_copies[] = {S(1024, 1024, 1, NULL), S(4096, 4096, 1, NULL)};
+#define N_COPIES (sizeof gpu_copies / sizeof *gpu_copies)
 
 /* The test hook ($DUET_BENCH_TEST_SUITE_SCALE=N, tests/test_bench.sh): every dimension above 16
  * divided by N, rounded up, the padding of each leading dimension kept; the classes' thin sides
@@ -179,8 +191,8 @@ int bench_suite_sizes(const bench_opts *o, bench_routine r, int is_cpu, bench_si
   const bench_size *list = is_cpu ? cpu_shapes : gpu_shapes;
   size_t n = (size_t)bench_suite_count(is_cpu);
   if (r == BENCH_COPY) {
-    list = is_cpu ? &cpu_copy : &gpu_copy;
-    n = 1;
+    list = is_cpu ? cpu_copies : gpu_copies;
+    n = N_COPIES;
   } else if (r != BENCH_GEMM) {
     return 0;
   }
@@ -265,7 +277,7 @@ static void line_of(bench_suite_line *l, const bench_result *r, size_t n, const 
       (s.m == 1 || s.n == 1) && !isnan(l->auto_ms)
           ? 4.0 * ((double)s.m * s.k + (double)s.k * s.n + (double)s.m * s.n) / (l->auto_ms * 1e6)
           : NAN;
-  l->vs_copy = NAN;
+  l->vs_copy = l->copy_gbps = NAN;
 }
 
 size_t bench_suite_lines(const bench_result *r, size_t n, bench_suite_line *out, size_t cap) {
@@ -280,16 +292,24 @@ size_t bench_suite_lines(const bench_result *r, size_t n, bench_suite_line *out,
   return count;
 }
 
+/* The elements of the matrix that a line of m = 1 or n = 1 reads (B for one row of C, A for one
+ * column), which its copy moves as many of. */
+static double big_operand(bench_size s) { return (double)s.k * (double)(s.m == 1 ? s.n : s.m); }
+
 void bench_suite_copy(bench_suite_line *line, const bench_results *all) {
   if (isnan(line->gbps)) return;
+  const double want = big_operand(line->size);
+  double best = INFINITY;
   for (size_t i = 0; i < all->n; i++) {
     const bench_result *q = &all->r[i];
-    if (q->routine == BENCH_COPY && q->def->kind == BENCH_ROW_REF && usable(q) &&
-        q->device == line->device && strcmp(q->backend, line->backend) == 0) {
-      line->vs_copy = line->gbps / q->rate;
-      return;
-    }
+    if (q->routine != BENCH_COPY || q->def->kind != BENCH_ROW_REF || !usable(q) ||
+        q->device != line->device || strcmp(q->backend, line->backend) != 0)
+      continue;
+    /* the copy nearest in size (the same where the suite has it) */
+    const double off = fabs(log((double)q->size.m * (double)q->size.n / want));
+    if (off < best) best = off, line->copy_gbps = q->rate, line->copy_size = q->size;
   }
+  if (!isnan(line->copy_gbps)) line->vs_copy = line->gbps / line->copy_gbps;
 }
 
 bench_suite_line *bench_suite_all_lines(const bench_results *all, size_t *n) {

@@ -17,10 +17,10 @@
 #define BENCH_SUITE_TARGET 0.85
 
 /* The suite's sizes for routine r on a device of that type (the CPU's scaled down so that it
- * runs in a minute or two on PoCL): gemm's shapes, and copy's one size, the bandwidth reference
- * of the shapes with m = 1 or n = 1. Returns the count (0 for other routines). Under the test
- * hook (o->suite_scale > 1) every device gets the CPU's list with dimensions above 16 divided
- * by the scale. */
+ * runs in a minute or two on PoCL): gemm's shapes, and copy's sizes, the bandwidth reference of
+ * the shapes with m = 1 or n = 1 (one per size of their matrix). Returns the count (0 for other
+ * routines). Under the test hook (o->suite_scale > 1) every device gets the CPU's list with
+ * dimensions above 16 divided by the scale. */
 int bench_suite_sizes(const bench_opts *o, bench_routine r, int is_cpu, bench_size *out);
 /* How many gemm shapes the suite has for a device of that type. */
 int bench_suite_count(int is_cpu);
@@ -38,7 +38,9 @@ typedef struct {
   const char *pick; /* the variant AUTO runs, "" where unknown */
   double vs_cublas, vs_clblast, vs_best, vs_tiled;
   double gbps;           /* m = 1 or n = 1: the bytes of A, B and C over AUTO's time; else NaN */
-  double vs_copy;        /* gbps over buf_copy's GB/s on the same device (the end's copy block) */
+  double copy_gbps;      /* buf_copy's GB/s on the same device at copy_size, NaN without */
+  bench_size copy_size;  /* the copy as near as the suite has it to this line's matrix in bytes */
+  double vs_copy;        /* gbps over copy_gbps */
   bench_verdict verdict; /* the worst of the shape's rows on this device */
   const char *note;      /* the first failed row's variant and note, or "" */
   const char *note_variant;
@@ -50,7 +52,8 @@ typedef struct {
  * GPU without cuBLAS (OpenCL), cublas_ms and vs_cublas are the block's CUDA cuBLAS row's, that
  * of a device of the same name if there is one. vs_copy is NaN: bench_suite_copy fills it. */
 size_t bench_suite_lines(const bench_result *r, size_t n, bench_suite_line *out, size_t cap);
-/* Sets line->vs_copy from the copy block's buf_copy row of the line's device in all. */
+/* Sets line->copy_gbps, copy_size and vs_copy from the buf_copy row of the line's device in all
+ * whose size is nearest to the matrix the line reads (m = 1: B; n = 1: A). */
 void bench_suite_copy(bench_suite_line *line, const bench_results *all);
 /* Every gemm line of the run, in order; *n their count. Freed by the caller. */
 bench_suite_line *bench_suite_all_lines(const bench_results *all, size_t *n);

@@ -105,7 +105,6 @@ typedef struct {
   int device;
   size_t shapes, rows, failed, slower_best, slower_tiled;
   ratio_stats cublas, clblast;
-  double copy_gbps; /* buf_copy's on this device, NaN without */
 } dev_summary;
 
 static void add_ratio(ratio_stats *s, double v) {
@@ -117,19 +116,8 @@ static void add_ratio(ratio_stats *s, double v) {
 
 static double geomean(const ratio_stats *s) { return s->n ? exp(s->log_sum / (double)s->n) : NAN; }
 
-static double copy_rate(const bench_results *all, const char *backend, int device) {
-  for (size_t i = 0; i < all->n; i++) {
-    const bench_result *q = &all->r[i];
-    if (q->routine == BENCH_COPY && q->def->kind == BENCH_ROW_REF && q->timed &&
-        q->device == device && strcmp(q->backend, backend) == 0)
-      return q->rate;
-  }
-  return NAN;
-}
-
 /* The devices in the order their lines first appear; *n their count. Freed by the caller. */
-static dev_summary *summarize(const bench_suite_line *l, size_t nl, const bench_results *all,
-                              size_t *n) {
+static dev_summary *summarize(const bench_suite_line *l, size_t nl, size_t *n) {
   dev_summary *s = bench_xmalloc((nl + 1) * sizeof *s);
   *n = 0;
   for (size_t i = 0; i < nl; i++) {
@@ -140,7 +128,6 @@ static dev_summary *summarize(const bench_suite_line *l, size_t nl, const bench_
       s[d].backend = l[i].backend;
       s[d].name = l[i].device_name;
       s[d].device = l[i].device;
-      s[d].copy_gbps = copy_rate(all, l[i].backend, l[i].device);
       ++*n;
     }
     s[d].shapes++;
@@ -210,17 +197,19 @@ static void table_summary(const bench_suite_line *l, size_t nl, const dev_summar
     list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_best), BENCH_SUITE_SLOWER, 1);
     printf("    AUTO slower than tiled on %zu shapes: ", s[d].slower_tiled);
     list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_tiled), BENCH_SUITE_SLOWER, 0);
-    if (isnan(s[d].copy_gbps)) {
-      printf("    m = 1, n = 1: no buf_copy reference timed\n");
-      continue;
-    }
-    printf("    m = 1, n = 1 against buf_copy's %.1f GB/s (read + write):", s[d].copy_gbps);
+    printf("    m = 1, n = 1 against buf_copy (read + write) of as many bytes as their matrix:");
     for (size_t i = 0; i < nl; i++) {
       if (l[i].device != s[d].device || strcmp(l[i].backend, s[d].backend) || isnan(l[i].gbps))
         continue;
-      char size[64];
+      char size[64], copy[64];
       bench_size_str(BENCH_GEMM, l[i].size, size, sizeof size);
-      printf("\n      %-22s %8.1f GB/s, %.2f of the copy", size, l[i].gbps, l[i].vs_copy);
+      printf("\n      %-22s %8.1f GB/s, ", size, l[i].gbps);
+      if (isnan(l[i].copy_gbps)) {
+        printf("no buf_copy timed");
+        continue;
+      }
+      bench_size_str(BENCH_COPY, l[i].copy_size, copy, sizeof copy);
+      printf("%.2f of the copy (%.1f GB/s at %s)", l[i].vs_copy, l[i].copy_gbps, copy);
     }
     putchar('\n');
   }
@@ -312,9 +301,9 @@ static void json_line(FILE *f, const bench_suite_line *x) {
   else
     fputs("null", f);
   const char *const keys[] = {"best_ms", "cublas_ms", "clblast_ms", "vs_cublas", "vs_clblast",
-                              "vs_best", "vs_tiled",  "gbps",       "vs_copy"};
+                              "vs_best", "vs_tiled",  "gbps",       "copy_gbps", "vs_copy"};
   const double nums[] = {x->best_ms, x->cublas_ms, x->clblast_ms, x->vs_cublas, x->vs_clblast,
-                         x->vs_best, x->vs_tiled,  x->gbps,       x->vs_copy};
+                         x->vs_best, x->vs_tiled,  x->gbps,       x->copy_gbps, x->vs_copy};
   for (size_t v = 0; v < sizeof nums / sizeof *nums; v++) bench_json_fnum(f, keys[v], nums[v], 1);
   fprintf(f, ", \"verified\": \"%s\"", bench_verdict_name(x->verdict));
   json_rows(f, x);
@@ -375,7 +364,6 @@ static void json(FILE *f, const bench_opts *o, bench_dev *devs, int ndev, const 
     json_ratio(f, "vs_clblast", &s[d].clblast);
     fprintf(f, ", \"slower_than_best\": %zu, \"slower_than_tiled\": %zu", s[d].slower_best,
             s[d].slower_tiled);
-    bench_json_fnum(f, "copy_gbps", s[d].copy_gbps, 1);
     fputc('}', f);
   }
   fprintf(f, "\n  ]\n}\n");
@@ -423,7 +411,7 @@ static void json_doc(FILE *f, const void *arg) {
 int bench_suite_end(const bench_opts *o, bench_dev *devs, int ndev, const bench_results *all) {
   size_t nl, ns;
   bench_suite_line *l = bench_suite_all_lines(all, &nl);
-  dev_summary *s = summarize(l, nl, all, &ns);
+  dev_summary *s = summarize(l, nl, &ns);
   const doc d = {o, devs, ndev, l, nl, s, ns};
   int failed = 0;
   if (o->format == BENCH_OUT_TABLE) table_summary(l, nl, s, ns);
