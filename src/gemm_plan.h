@@ -124,9 +124,9 @@ int duet__gemm_cluster_table(duet__kernel k);
  * (no duet_sgemm_splitk_reduce). */
 int duet__gemm_is_gemv(duet__kernel k);
 
-/* The plan as text: a line for the call, then one per piece and per packed operand, each ending
- * in '\n', into buf (len bytes, always terminated, cut short where it does not fit). Returns the
- * length the whole text needs, as snprintf does. */
+/* The plan as text (src/gemm_plan_text.c): a line for the call, then one per piece and per
+ * packed operand, each ending in '\n', into buf (len bytes, always terminated, cut short where it
+ * does not fit). Returns the length the whole text needs, as snprintf does. */
 size_t duet__gemm_plan_format(const duet__gemm_plan *p, const duet__gemm_shape *shape,
                               const int *tun, char *buf, size_t len);
 
