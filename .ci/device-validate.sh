@@ -29,7 +29,12 @@
 # bodies: NVIDIA OpenCL's big-tile fast kernels with one, two and four bodies (GEMM_FAST_BODIES),
 # each built by the driver and loaded from a CUBIN, timed at the squares, and what each costs a
 # fresh process to build (issue 21: one body ran 2-13% behind the twins on OpenCL, two do not).
+# vendor: what cuBLAS launches for VENDOR_SHAPES (m x n x k, comma-separated; default the last
+# misses of issue 22's suite), beside duet's AUTO: ncu's kernel names, grids, blocks, clusters,
+# registers, times and throughputs per launch (nsys is not on the machine).
 # The sanitizer runs every test program, test_manifest included (every kernel of every set).
+# CUDA_ARCH (e.g. "-gencode=arch=compute_90,code=sm_90"): the build's architectures (configure's
+# default, three of them, takes about 7 of a call's 10 minutes to build).
 set -u
 OUT=${OUT:-/tmp/out}
 repo=$PWD
@@ -63,7 +68,7 @@ build() { # build DIR TARBALL CONFIGURE-ARGS...: unpack and build TARBALL in DIR
 
 # A machine kept warm between calls keeps its build: rebuild only for a new tarball.
 if ! cmp -s "$tarball" /tmp/duet.tar.gz; then
-  build /tmp/duet "$tarball" || { tail -30 "$logs"/make-duet.log "$logs"/configure-duet.log; exit 1; }
+  build /tmp/duet "$tarball" ${CUDA_ARCH:+"CUDA_ARCH=$CUDA_ARCH"} || { tail -30 "$logs"/make-duet.log "$logs"/configure-duet.log; exit 1; }
   (cd /tmp/duet && make -j16 check TESTS= >"$logs/make-check-programs.log" 2>&1) || exit 1
   cp "$tarball" /tmp/duet.tar.gz
 fi
@@ -646,5 +651,25 @@ if has sweep; then
   tools/duet-bench reduce --backend all --variant shuffle,cub,clblast-sum --sizes 16384 --reps 30 \
     2>/dev/null | tee "$logs/sweep-bench-reduce.txt"
   unset DUET_OPENCL_PLATFORM
+fi
+if has vendor; then
+  echo "=== vendor (ncu: cuBLAS and AUTO per shape)"
+  PATH=$PATH:/usr/local/cuda/bin
+  metrics=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x
+  metrics=$metrics,launch__registers_per_thread,launch__shared_mem_per_block_dynamic
+  metrics=$metrics,sm__throughput.avg.pct_of_peak_sustained_elapsed
+  metrics=$metrics,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum
+  for shape in $(echo "${VENDOR_SHAPES:-256x256x16384,512x512x32768,997x997x997,128x16384x1024}" | tr , ' '); do
+    IFS=x read -r m n k <<<"$shape"
+    for v in cublas auto; do
+      # --warmup 1 --reps 2: the kernels of one warm-up and two timed calls (and the inputs' fill)
+      timeout 120 ncu --clock-control none --metrics "$metrics" --launch-count 16 \
+        tools/duet-bench gemm --backend cuda --variant $v -m "$m" -n "$n" -k "$k" --reps 2 \
+        --warmup 1 --no-verify >"$logs/vendor-$v-$shape.txt" 2>&1
+      echo "--- $v $shape (ncu rc=$?)"
+      awk '/^  [A-Za-z_].*\(/ { name = $1 } /gpu__time_duration|launch__grid_size|launch__cluster/ {
+        print "    " name " " $1 " " $(NF - 1) " " $NF }' "$logs/vendor-$v-$shape.txt" | head -24
+    done
+  done
 fi
 cd "$OUT" && tar -czf logs.tar.gz logs && rm -rf logs
