@@ -546,6 +546,9 @@ fi
 expect "the summary compares AUTO with duet's best variant and with tiled" sh -c \
   "grep -Eq '^    AUTO slower than duet.s best variant on [0-9]+ shapes: ' '$tmp/suite.out' &&
    grep -Eq '^    AUTO slower than tiled on [0-9]+ shapes: ' '$tmp/suite.out'"
+# ... and lists only shapes where AUTO runs another variant (else the two rows are one plan)
+expect "the summary lists no shape where AUTO runs the best variant itself" sh -c \
+  "! grep -Eq '\(([0-9.]+), ([a-z]+); AUTO runs \2\)' '$tmp/suite.out'"
 count_is "m = 1 and n = 1 read against buf_copy's bandwidth" 9 \
   "$(grep -Ec '^      [0-9]+x[0-9]+x[0-9]+( nt| tn)? +[0-9.]+ GB/s, [0-9.]+ of the copy \([0-9.]+ GB/s at [0-9]+x[0-9]+\)$' "$tmp/suite.out")"
 # ... each against the copy of as many bytes as its matrix (m = 1 reads k x n, n = 1 m x k; the

@@ -41,7 +41,7 @@ static void usage(FILE *f) {
       "                    multiply-adds), cuBLAS (an OpenCL GPU: its CUDA cuBLAS)\n"
       "                    and CLBlast, each ratio the other's median over AUTO's;\n"
       "                    then per device the geometric mean, the shapes under 0.85,\n"
-      "                    where AUTO is slower than duet's best variant or tiled, and\n"
+      "                    where AUTO runs a variant slower than duet's best or tiled, and\n"
       "                    m = 1 and n = 1 against duet_buf_copy's bandwidth. --csv and\n"
       "                    --json: a row per shape and device; --plot: ratio per shape\n"
       "      --save FILE   with --suite: the table on stdout, and FILE.csv, FILE.json\n"

@@ -34,6 +34,25 @@ static void dev_label(const char *backend, int device, char *buf, size_t len) {
   snprintf(buf, len, "%s:%d", backend, device);
 }
 
+/* Whether AUTO runs `variant` on this line: then AUTO's row and that variant's are one plan timed
+ * twice, and a gap between them is the timing's spread, not AUTO's choice. */
+static int auto_runs(const bench_suite_line *l, const char *variant) {
+  return l->pick[0] && variant && strcmp(l->pick, variant) == 0;
+}
+
+/* The lines the summary lists and the table marks: under the vendor target; AUTO slower than
+ * duet's best variant or than tiled where it runs another variant. */
+static int under_target(const bench_suite_line *l, double v) {
+  (void)l;
+  return v < BENCH_SUITE_TARGET;
+}
+static int slower_than_best(const bench_suite_line *l, double v) {
+  return v < BENCH_SUITE_SLOWER && !auto_runs(l, l->best);
+}
+static int slower_than_tiled(const bench_suite_line *l, double v) {
+  return v < BENCH_SUITE_SLOWER && !auto_runs(l, "tiled");
+}
+
 void bench_suite_begin(const bench_opts *o, bench_dev *devs, int ndev) {
   if (o->format != BENCH_OUT_TABLE) return;
   int cpu = 0, gpu = 0;
@@ -75,8 +94,8 @@ static void table_line(int index, const bench_suite_line *l) {
   cell(cl, sizeof cl, l->clblast_ms, "%.4f", -1, 0);
   cell(vcu, sizeof vcu, l->vs_cublas, "%.2f", BENCH_SUITE_TARGET, '!');
   cell(vcl, sizeof vcl, l->vs_clblast, "%.2f", BENCH_SUITE_TARGET, '!');
-  cell(vb, sizeof vb, l->vs_best, "%.2f", BENCH_SUITE_SLOWER, '<');
-  cell(vt, sizeof vt, l->vs_tiled, "%.2f", BENCH_SUITE_SLOWER, '<');
+  cell(vb, sizeof vb, l->vs_best, "%.2f", auto_runs(l, l->best) ? -1 : BENCH_SUITE_SLOWER, '<');
+  cell(vt, sizeof vt, l->vs_tiled, "%.2f", auto_runs(l, "tiled") ? -1 : BENCH_SUITE_SLOWER, '<');
   cell(bw, sizeof bw, l->gbps, "%.1f", -1, 0);
   printf("%3d %-30s %-10s %-9s %9s %-10s %9s %-10s %9s %10s %9s %10s %8s %8s %7s  %s", index, size,
          l->size.tag ? l->size.tag : "", dev, a, l->pick[0] ? l->pick : "-", b,
@@ -136,20 +155,21 @@ static dev_summary *summarize(const bench_suite_line *l, size_t nl, size_t *n) {
       s[d].failed += l[i].rows[q].verdict == BENCH_V_NO || l[i].rows[q].verdict == BENCH_V_ERROR;
     add_ratio(&s[d].cublas, l[i].vs_cublas);
     add_ratio(&s[d].clblast, l[i].vs_clblast);
-    s[d].slower_best += l[i].vs_best < BENCH_SUITE_SLOWER;
-    s[d].slower_tiled += l[i].vs_tiled < BENCH_SUITE_SLOWER;
+    s[d].slower_best += slower_than_best(&l[i], l[i].vs_best);
+    s[d].slower_tiled += slower_than_tiled(&l[i], l[i].vs_tiled);
   }
   return s;
 }
 
-/* The shapes of device d whose ratio (the member at offset off) is below `below`, with it (and
- * the best variant's name), wrapped at 100 columns; "none" without. */
+/* The shapes of device d whose ratio (the member at offset off) `keep` takes, with it (and the
+ * best variant's name), wrapped at 100 columns; "none" without. */
 static void list_below(const bench_suite_line *l, size_t nl, const dev_summary *d, size_t off,
-                       double below, int with_best) {
+                       int (*keep)(const bench_suite_line *, double), int with_best) {
   int col = 60, first = 1;
   for (size_t i = 0; i < nl; i++) {
     const double v = *(const double *)((const char *)&l[i] + off);
-    if (l[i].device != d->device || strcmp(l[i].backend, d->backend) != 0 || !(v < below)) continue;
+    if (l[i].device != d->device || strcmp(l[i].backend, d->backend) != 0 || !keep(&l[i], v))
+      continue;
     char size[64], item[128];
     bench_size_str(BENCH_GEMM, l[i].size, size, sizeof size);
     if (with_best)
@@ -176,15 +196,17 @@ static void ratio_line(const char *vs, const ratio_stats *s, const bench_suite_l
   }
   printf("    vs %-8s geomean %.3f over %zu shapes, %zu under %.2f: ", vs, geomean(s), s->n,
          s->under, BENCH_SUITE_TARGET);
-  list_below(l, nl, d, off, BENCH_SUITE_TARGET, 0);
+  list_below(l, nl, d, off, under_target, 0);
 }
 
 static void table_summary(const bench_suite_line *l, size_t nl, const dev_summary *s, size_t ns) {
   printf(
       "\nvs X: X's median over AUTO's (above 1: AUTO is faster). '!' marks a ratio under %.2f "
       "(issue 22's\n  target: every shape >= %.2f of cuBLAS, geomean >= 0.95); '<' marks AUTO "
-      "slower than duet's best\n  variant or tiled (under %.2f: medians of one kernel differ by a "
-      "percent or two). An OpenCL\n  GPU's cuBLAS is the same shape's CUDA row (the same inputs; "
+      "slower than duet's best\n  variant or tiled where it runs another variant (under %.2f: "
+      "medians of one kernel differ by a\n  percent or two; where AUTO runs that variant, the two "
+      "rows are one plan timed twice). An OpenCL\n  GPU's cuBLAS is the same shape's CUDA row (the "
+      "same inputs; "
       "the same GPU by name, else the\n  first CUDA device). auto runs: the variant AUTO picks "
       "(duet_sgemm_plan). GB/s (m = 1,\n  n = 1): the bytes of A, B and C over AUTO's median.\n",
       BENCH_SUITE_TARGET, BENCH_SUITE_TARGET, BENCH_SUITE_SLOWER);
@@ -194,9 +216,9 @@ static void table_summary(const bench_suite_line *l, size_t nl, const dev_summar
     ratio_line("cuBLAS", &s[d].cublas, l, nl, &s[d], offsetof(bench_suite_line, vs_cublas));
     ratio_line("CLBlast", &s[d].clblast, l, nl, &s[d], offsetof(bench_suite_line, vs_clblast));
     printf("    AUTO slower than duet's best variant on %zu shapes: ", s[d].slower_best);
-    list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_best), BENCH_SUITE_SLOWER, 1);
+    list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_best), slower_than_best, 1);
     printf("    AUTO slower than tiled on %zu shapes: ", s[d].slower_tiled);
-    list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_tiled), BENCH_SUITE_SLOWER, 0);
+    list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_tiled), slower_than_tiled, 0);
     printf("    m = 1, n = 1 against buf_copy (read + write) of as many bytes as their matrix:");
     for (size_t i = 0; i < nl; i++) {
       if (l[i].device != s[d].device || strcmp(l[i].backend, s[d].backend) || isnan(l[i].gbps))
