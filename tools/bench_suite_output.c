@@ -20,14 +20,14 @@
 /* The table's lines so far: a shape's number is its block's. */
 static int shapes_seen;
 
-/* "-" for NaN, else the value; with a mark after it when below `below`. */
-static void cell(char *buf, size_t len, double v, const char *fmt, double below, char mark) {
+/* v in fmt, "-" for NaN; followed by mark where it is not 0. */
+static void cell(char *buf, size_t len, double v, const char *fmt, char mark) {
   if (isnan(v)) {
     snprintf(buf, len, "-");
     return;
   }
   int at = snprintf(buf, len, fmt, v);
-  if (v < below && at >= 0 && (size_t)at + 1 < len) buf[at] = mark, buf[at + 1] = '\0';
+  if (mark && at >= 0 && (size_t)at + 1 < len) buf[at] = mark, buf[at + 1] = '\0';
 }
 
 static void dev_label(const char *backend, int device, char *buf, size_t len) {
@@ -40,8 +40,9 @@ static int auto_runs(const bench_suite_line *l, const char *variant) {
   return l->pick[0] && variant && strcmp(l->pick, variant) == 0;
 }
 
-/* The lines the summary lists and the table marks: under the vendor target; AUTO slower than
- * duet's best variant or than tiled where it runs another variant. */
+/* The ratios the table marks and the summary counts and lists, each rule here alone: under the
+ * vendor target; AUTO slower than duet's best variant or than tiled where it runs another
+ * variant. */
 static int under_target(const bench_suite_line *l, double v) {
   (void)l;
   return v < BENCH_SUITE_TARGET;
@@ -88,15 +89,15 @@ static void table_line(int index, const bench_suite_line *l) {
   char size[64], dev[32], a[24], b[24], cu[24], cl[24], vcu[24], vcl[24], vb[24], vt[24], bw[24];
   bench_size_str(BENCH_GEMM, l->size, size, sizeof size);
   dev_label(l->backend, l->device, dev, sizeof dev);
-  cell(a, sizeof a, l->auto_ms, "%.4f", -1, 0);
-  cell(b, sizeof b, l->best_ms, "%.4f", -1, 0);
-  cell(cu, sizeof cu, l->cublas_ms, "%.4f", -1, 0);
-  cell(cl, sizeof cl, l->clblast_ms, "%.4f", -1, 0);
-  cell(vcu, sizeof vcu, l->vs_cublas, "%.2f", BENCH_SUITE_TARGET, '!');
-  cell(vcl, sizeof vcl, l->vs_clblast, "%.2f", BENCH_SUITE_TARGET, '!');
-  cell(vb, sizeof vb, l->vs_best, "%.2f", auto_runs(l, l->best) ? -1 : BENCH_SUITE_SLOWER, '<');
-  cell(vt, sizeof vt, l->vs_tiled, "%.2f", auto_runs(l, "tiled") ? -1 : BENCH_SUITE_SLOWER, '<');
-  cell(bw, sizeof bw, l->gbps, "%.1f", -1, 0);
+  cell(a, sizeof a, l->auto_ms, "%.4f", 0);
+  cell(b, sizeof b, l->best_ms, "%.4f", 0);
+  cell(cu, sizeof cu, l->cublas_ms, "%.4f", 0);
+  cell(cl, sizeof cl, l->clblast_ms, "%.4f", 0);
+  cell(vcu, sizeof vcu, l->vs_cublas, "%.2f", under_target(l, l->vs_cublas) ? '!' : 0);
+  cell(vcl, sizeof vcl, l->vs_clblast, "%.2f", under_target(l, l->vs_clblast) ? '!' : 0);
+  cell(vb, sizeof vb, l->vs_best, "%.2f", slower_than_best(l, l->vs_best) ? '<' : 0);
+  cell(vt, sizeof vt, l->vs_tiled, "%.2f", slower_than_tiled(l, l->vs_tiled) ? '<' : 0);
+  cell(bw, sizeof bw, l->gbps, "%.1f", 0);
   printf("%3d %-30s %-10s %-9s %9s %-10s %9s %-10s %9s %10s %9s %10s %8s %8s %7s  %s", index, size,
          l->size.tag ? l->size.tag : "", dev, a, l->pick[0] ? l->pick : "-", b,
          l->best ? l->best : "-", cu, cl, vcu, vcl, vb, vt, bw, bench_verdict_name(l->verdict));
@@ -126,11 +127,11 @@ typedef struct {
   ratio_stats cublas, clblast;
 } dev_summary;
 
-static void add_ratio(ratio_stats *s, double v) {
+static void add_ratio(ratio_stats *s, const bench_suite_line *l, double v) {
   if (isnan(v) || !(v > 0)) return;
   s->log_sum += log(v);
   s->n++;
-  s->under += v < BENCH_SUITE_TARGET;
+  s->under += under_target(l, v);
 }
 
 static double geomean(const ratio_stats *s) { return s->n ? exp(s->log_sum / (double)s->n) : NAN; }
@@ -153,8 +154,8 @@ static dev_summary *summarize(const bench_suite_line *l, size_t nl, size_t *n) {
     s[d].rows += l[i].nrows;
     for (size_t q = 0; q < l[i].nrows; q++)
       s[d].failed += l[i].rows[q].verdict == BENCH_V_NO || l[i].rows[q].verdict == BENCH_V_ERROR;
-    add_ratio(&s[d].cublas, l[i].vs_cublas);
-    add_ratio(&s[d].clblast, l[i].vs_clblast);
+    add_ratio(&s[d].cublas, &l[i], l[i].vs_cublas);
+    add_ratio(&s[d].clblast, &l[i], l[i].vs_clblast);
     s[d].slower_best += slower_than_best(&l[i], l[i].vs_best);
     s[d].slower_tiled += slower_than_tiled(&l[i], l[i].vs_tiled);
   }
@@ -163,8 +164,8 @@ static dev_summary *summarize(const bench_suite_line *l, size_t nl, size_t *n) {
 
 /* The shapes of device d whose ratio (the member at offset off) `keep` takes, with it (and the
  * best variant's name), wrapped at 100 columns; "none" without. */
-static void list_below(const bench_suite_line *l, size_t nl, const dev_summary *d, size_t off,
-                       int (*keep)(const bench_suite_line *, double), int with_best) {
+static void list_kept(const bench_suite_line *l, size_t nl, const dev_summary *d, size_t off,
+                      int (*keep)(const bench_suite_line *, double), int with_best) {
   int col = 60, first = 1;
   for (size_t i = 0; i < nl; i++) {
     const double v = *(const double *)((const char *)&l[i] + off);
@@ -196,7 +197,7 @@ static void ratio_line(const char *vs, const ratio_stats *s, const bench_suite_l
   }
   printf("    vs %-8s geomean %.3f over %zu shapes, %zu under %.2f: ", vs, geomean(s), s->n,
          s->under, BENCH_SUITE_TARGET);
-  list_below(l, nl, d, off, under_target, 0);
+  list_kept(l, nl, d, off, under_target, 0);
 }
 
 static void table_summary(const bench_suite_line *l, size_t nl, const dev_summary *s, size_t ns) {
@@ -216,9 +217,9 @@ static void table_summary(const bench_suite_line *l, size_t nl, const dev_summar
     ratio_line("cuBLAS", &s[d].cublas, l, nl, &s[d], offsetof(bench_suite_line, vs_cublas));
     ratio_line("CLBlast", &s[d].clblast, l, nl, &s[d], offsetof(bench_suite_line, vs_clblast));
     printf("    AUTO slower than duet's best variant on %zu shapes: ", s[d].slower_best);
-    list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_best), slower_than_best, 1);
+    list_kept(l, nl, &s[d], offsetof(bench_suite_line, vs_best), slower_than_best, 1);
     printf("    AUTO slower than tiled on %zu shapes: ", s[d].slower_tiled);
-    list_below(l, nl, &s[d], offsetof(bench_suite_line, vs_tiled), slower_than_tiled, 0);
+    list_kept(l, nl, &s[d], offsetof(bench_suite_line, vs_tiled), slower_than_tiled, 0);
     printf("    m = 1, n = 1 against buf_copy (read + write) of as many bytes as their matrix:");
     for (size_t i = 0; i < nl; i++) {
       if (l[i].device != s[d].device || strcmp(l[i].backend, s[d].backend) || isnan(l[i].gbps))
