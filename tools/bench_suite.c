@@ -156,7 +156,6 @@ static const bench_size cpu_shapes[] = {
  * matrix (bench_suite_copy matches them). */
 static const bench_size gpu_copies[] = {S(4096, 4096, 1, NULL), S(16384, 16384, 1, NULL)};
 static const bench_size cpu_copies[] = {S(1024, 1024, 1, NULL), S(4096, 4096, 1, NULL)};
-#define N_COPIES (sizeof gpu_copies / sizeof *gpu_copies)
 
 /* The test hook ($DUET_BENCH_TEST_SUITE_SCALE=N, tests/test_bench.sh): every dimension above 16
  * divided by N, rounded up, the padding of each leading dimension kept; the classes' thin sides
@@ -192,7 +191,7 @@ int bench_suite_sizes(const bench_opts *o, bench_routine r, int is_cpu, bench_si
   size_t n = (size_t)bench_suite_count(is_cpu);
   if (r == BENCH_COPY) {
     list = is_cpu ? cpu_copies : gpu_copies;
-    n = N_COPIES;
+    n = is_cpu ? sizeof cpu_copies / sizeof *cpu_copies : sizeof gpu_copies / sizeof *gpu_copies;
   } else if (r != BENCH_GEMM) {
     return 0;
   }
