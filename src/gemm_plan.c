@@ -90,6 +90,8 @@ typedef struct {
   duet__kernel kernel;
   tile t;
   size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
+  int lone_waits;         /* a block alone on a unit waits for its loads (every tile but the big) */
+  size_t min_k;           /* the least k of a slice past the first (0: GEMM_SPLITK_MIN_K alone) */
   size_t fuse;            /* the most k slices summed in the launch (fuse_splits), 0 none */
   duet__kernel cluster;   /* its cluster kernel for these transposes (sums the slices through a
                              cluster's shared memory), or 0 (COPY): none */
@@ -101,7 +103,8 @@ typedef struct {
  * pct percent of the small tile's multiply-add rate. */
 static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, size_t bk,
                          size_t per_cu, size_t pct) {
-  return (tile_kind){duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 0, 0, 0, NULL};
+  return (tile_kind){
+      duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 1, 0, 0, 0, 0, NULL};
 }
 
 int duet__gemm_is_cluster(duet__kernel k) {
@@ -143,7 +146,8 @@ static size_t fuse_limit(const inputs *x, duet__kernel k) {
 /* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
  * steps, the unit running up to per_cu blocks at once, a step taking the longer of their
  * multiply-adds together and one block's plus the loads' latency (a lone block waits for its
- * loads, several hide each other's; the latency counted per 8 of the step's k, as it was fitted);
+ * loads, several hide each other's; the latency counted per 8 of the step's k, as it was fitted;
+ * the big tile, built to run alone on a unit, hides its own);
  * then, for s > 1, the reduction's launch (none where the launch sums its slices: fuse_splits)
  * and the partial products' traffic. Only comparisons of its values matter
  * (docs/results/tuning-notes.md). */
@@ -160,7 +164,7 @@ static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_
   const size_t conc = busiest < f->per_cu ? busiest : f->per_cu;
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk); /* as splitk_slice cuts k */
   const double mac = step_macs(x, f);
-  const double lat = (double)T(GEMM_COST_LAT), wait = lat * (double)f->bk / 8.0;
+  const double lat = (double)T(GEMM_COST_LAT), wait = f->lone_waits ? lat * (double)f->bk / 8.0 : 0;
   const double step = (double)conc * mac;
   double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
                 (step > mac + wait ? step : mac + wait);
@@ -208,7 +212,8 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
  * big tile where it gives enough tiles to fill the compute units, the piece fills enough of them
  * (GEMM_FAST_BIG_FILL_PCT) and k is deeper than GEMM_FAST_SHALLOW_K, else the small, the mid
  * (GEMM_FAST_MID_PCT), the tiny, the tall, the narrow (GEMM_FAST_NARROW_PCT) or the wide tile
- * (GEMM_FAST_THIN), in one launch or split along k, whichever piece_cost finds fastest.
+ * (GEMM_FAST_THIN), in one launch or split along k, or the big tile split along k
+ * (GEMM_FAST_BIG_SPLIT_PCT), whichever piece_cost finds fastest.
  * The slice counts tried: 1, the most that give the busiest unit b blocks for b up to four rounds
  * of resident blocks, and the most allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices;
  * 128 x 128 x 65536: 4 tiny tiles in 132). */
@@ -241,7 +246,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
    * where the square tiles' extra outputs hide in idle units, and theirs are loads saved */
   const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb);
   const size_t tiny_cu = T(GEMM_FAST_TINY_PER_CU), tiny_pct = T(GEMM_FAST_TINY_PCT);
-  tile_kind kinds[6];
+  tile_kind kinds[7];
   int nkinds = 0;
   if (narrow_cols) /* before the tall tile, whose model time it ties where it computes less */
     kinds[nkinds++] =
@@ -264,6 +269,16 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
                 T(GEMM_FAST_MID_BK), T(GEMM_FAST_MID_PER_CU), T(GEMM_FAST_MID_PCT));
   kinds[nkinds++] = kind_of(DUET__K_SGEMM_FAST_TINY_NN, ta, tb, T(GEMM_FAST_TINY_BM),
                             T(GEMM_FAST_TINY_BN), T(GEMM_FAST_TINY_BK), tiny_cu, tiny_pct);
+  /* the big tile in k slices, one block a unit (GEMM_FAST_BIG_SPLIT_PCT), each at least
+   * GEMM_FAST_BIG_SPLIT_MIN_K deep, where the piece fills its tiles and k is not too shallow for
+   * it; weighed last, so that a tie keeps the smaller tiles */
+  if (T(GEMM_FAST_BIG_SPLIT_PCT) && big_fills(x, q->rows, q->cols) && k > T(GEMM_FAST_SHALLOW_K)) {
+    const tile big = fast_tile(tun, 0);
+    kinds[nkinds] = kind_of(DUET__K_SGEMM_FAST_NN, ta, tb, big.m, big.n, T(GEMM_FAST_BK), 1,
+                            T(GEMM_FAST_BIG_SPLIT_PCT));
+    kinds[nkinds].lone_waits = 0;
+    kinds[nkinds++].min_k = T(GEMM_FAST_BIG_SPLIT_MIN_K);
+  }
   for (int i = 0; i < nkinds; i++) {
     kinds[i].fuse = fuse_limit(x, kinds[i].kernel);
     if (kinds[i].kernel == small) with_cluster(x, &kinds[i], DUET__K_SGEMM_FAST_SMALL_CS_NN);
@@ -280,12 +295,13 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     const size_t tiles = tiles_over(f->t, q->rows, q->cols);
     double kind_best = -1.0;
     size_t kind_slices = 1;
+    const size_t most = f->min_k && k / f->min_k < smax ? (k / f->min_k ? k / f->min_k : 1) : smax;
     for (size_t b = 0; b <= 4 * f->per_cu + 1; b++) {
       /* b = 0: one slice; then the most slices with b blocks on the busiest unit; last the most
        * allowed */
-      size_t s = b == 0 ? 1 : b > 4 * f->per_cu ? smax : b * u / tiles;
+      size_t s = b == 0 ? 1 : b > 4 * f->per_cu ? most : b * u / tiles;
       if (s < 1 || (b && s < 2)) continue;
-      if (s > smax) s = smax;
+      if (s > most) s = most;
       s = duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)); /* no empty slice */
       const double c = piece_cost(x, q, f, s);
       if (kind_best < 0 || c < kind_best) kind_best = c, kind_slices = s;
@@ -475,7 +491,8 @@ static int plan_piece(const inputs *x, duet__gemm_piece *q) {
   if (status || gemv) return status;
   if (!skinny_piece(x, q)) {
     tile_piece(x, q);
-    q->sk_tiles = q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb)
+    q->sk_tiles = q->kernel == duet__kernel_for_trans(DUET__K_SGEMM_FAST_NN, x->s->ta, x->s->tb) &&
+                          q->splits == 1
                       ? stream_k_tiles(x, q->rows, q->cols)
                       : 0;
   }

@@ -323,8 +323,9 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 128, SGEMM_FAST_SMALL_NN, 256))},
       {"deep k, one tiny tile in 395 slices, three a unit", CALL(AUTO, NN, 64, 64, 262144),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 64, SGEMM_FAST_TINY_NN, 395))},
-      {"deep k, 16 small tiles in 33 slices, 4 a unit", CALL(AUTO, TN, 512, 512, 65536),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_SMALL_TN, 33))},
+      {"deep k, 8 big tiles in 33 slices of 1986 (GEMM_FAST_BIG_SPLIT_PCT), 2 a unit",
+       CALL(AUTO, TN, 512, 512, 65536),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TN, 33))},
       {"a small square: 16 tiny tiles, k in slices", CALL(AUTO, NN, 256, 256, 256),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_TINY_NN, 4))},
       {"512^3: 64 tiny tiles in 6 slices", CALL(AUTO, NN, 512, 512, 512),
@@ -561,9 +562,13 @@ static void switched(const device *h100) {
       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 8, 0, 4096, SGEMM_FAST_WIDE_NN, 16))};
   check_plan(h100, &opencl_thin);
   t[DUET__T_GEMM_FAST_TINY_BK] = saved_bk;
-  /* GEMM_FAST_MID_PCT 110 (OpenCL's): the mid tile where the small tiles leave units idle */
+  /* GEMM_FAST_MID_PCT 110 (OpenCL's): the mid tile where the small tiles leave units idle,
+   * weighed against the small tile alone (the big tile in k slices, below, would take 512^2 x
+   * 32768) */
   const int saved_mid = t[DUET__T_GEMM_FAST_MID_PCT];
+  const int saved_big_split = t[DUET__T_GEMM_FAST_BIG_SPLIT_PCT];
   t[DUET__T_GEMM_FAST_MID_PCT] = 110;
+  t[DUET__T_GEMM_FAST_BIG_SPLIT_PCT] = 0;
   const want_plan mid[] = {
       {"GEMM_FAST_MID_PCT 110 (OpenCL's): 1000^3 on 128 mid tiles in 3 slices",
        CALL(AUTO, NN, 1000, 1000, 1000),
@@ -640,6 +645,32 @@ static void switched(const device *h100) {
   check_plan(h100, &cuda_launch);
   t[DUET__T_GEMM_SPLITK_LAUNCH] = saved_launch;
   t[DUET__T_GEMM_FAST_MID_PCT] = saved_mid;
+  t[DUET__T_GEMM_FAST_BIG_SPLIT_PCT] = saved_big_split;
+  /* GEMM_FAST_BIG_SPLIT_PCT (nvidia-sm80's 120): the big tile in k slices of at least
+   * GEMM_FAST_BIG_SPLIT_MIN_K where the piece fills its tiles */
+  const want_plan big_split[] = {
+      {"GEMM_FAST_BIG_SPLIT_PCT: 512^2 x 32768, 8 big tiles in 33 slices",
+       CALL(AUTO, NN, 512, 512, 32768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_NN, 33))},
+      {"GEMM_FAST_BIG_SPLIT_PCT: 2048 x 512 x 8192, 32 big tiles in 4 slices, B transposed",
+       CALL(AUTO, NT, 2048, 512, 8192),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 2048, 0, 512, SGEMM_FAST_NT, 4))},
+      {"GEMM_FAST_BIG_SPLIT_PCT: 128 x 512 x 32768 fills half of its big tiles: small tiles",
+       CALL(AUTO, NN, 128, 512, 32768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 512, SGEMM_FAST_SMALL_NN, 66))},
+      {"GEMM_FAST_BIG_SPLIT_MIN_K 768: 256^2 x 16384 stays on 4 small tiles in 64 slices",
+       CALL(AUTO, NN, 256, 256, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 64))},
+  };
+  check_plans(h100, big_split, sizeof big_split / sizeof big_split[0]);
+  const int saved_big_min_k = t[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K];
+  t[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K] = 64;
+  const want_plan big_shallow = {
+      "GEMM_FAST_BIG_SPLIT_MIN_K 64: 256^2 x 16384 on 2 big tiles in 64 slices",
+      CALL(AUTO, NN, 256, 256, 16384),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_NN, 64))};
+  check_plan(h100, &big_shallow);
+  t[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K] = saved_big_min_k;
   /* GEMM_FAST_NARROW_PCT 80 (nvidia-sm80's): C of at most 16 columns on the narrow tile, 32 on the
    * tall one */
   const int saved_narrow = t[DUET__T_GEMM_FAST_NARROW_PCT];
