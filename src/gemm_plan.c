@@ -91,7 +91,7 @@ typedef struct {
   tile t;
   size_t bk, per_cu, pct; /* k step, blocks resident on a unit, multiply-add rate (percent) */
   int lone_waits;         /* a block alone on a unit waits for its loads (every tile but the big) */
-  size_t min_k;           /* the least k of a slice past the first (0: GEMM_SPLITK_MIN_K alone) */
+  size_t min_k;           /* the least k of a slice where k is split (0: GEMM_SPLITK_MIN_K's) */
   size_t fuse;            /* the most k slices summed in the launch (fuse_splits), 0 none */
   duet__kernel cluster;   /* its cluster kernel for these transposes (sums the slices through a
                              cluster's shared memory), or 0 (COPY): none */
@@ -295,7 +295,8 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     const size_t tiles = tiles_over(f->t, q->rows, q->cols);
     double kind_best = -1.0;
     size_t kind_slices = 1;
-    const size_t most = f->min_k && k / f->min_k < smax ? (k / f->min_k ? k / f->min_k : 1) : smax;
+    size_t most = smax; /* the most slices this tile takes: fewer where it wants deeper ones */
+    if (f->min_k && k / f->min_k < most) most = k / f->min_k ? k / f->min_k : 1;
     for (size_t b = 0; b <= 4 * f->per_cu + 1; b++) {
       /* b = 0: one slice; then the most slices with b blocks on the busiest unit; last the most
        * allowed */

@@ -174,8 +174,8 @@ static const mnk narrow[] = {{61, 7, 4097}, {700, 6, 300}, {4001, 5, 48}, {257, 
  * k slices (on the cpu set's tiles: 3, 4 and 129). */
 static const mnk mid[] = {{501, 499, 300}, {130, 1023, 256}, {63, 65, 4097}};
 /* The big tile in k slices (GEMM_FAST_BIG_SPLIT_PCT): C of few big tiles that it fills, whole or
- * ragged, in k slices summed by the reduction (the first four on the cpu set's tiles, the last
- * two on nvidia-sm80's). */
+ * ragged, in k slices summed by the reduction: on the cpu set's tiles all six (4 to 19 slices),
+ * on nvidia-sm80's the last two (11 and 15 slices of 256 x 128 tiles). */
 static const mnk big_split[] = {{128, 192, 4000}, {127, 190, 5001}, {250, 120, 3001},
                                 {190, 250, 2000}, {512, 256, 3000}, {500, 250, 4000}};
 
@@ -220,7 +220,10 @@ int main(void) {
       {H100_MODEL "80,GEMM_FAST_MID_PER_CU=3,GEMM_FAST_MID_PCT=110", "mid"}, mid, COUNT(mid)};
   harness_for_each_ctx(run_model, &mid_model);
   static model_run big_split_model = {
-      {H100_MODEL "80,GEMM_FAST_BIG_SPLIT_PCT=120,GEMM_FAST_BIG_SPLIT_MIN_K=256", "big-split"},
+      /* a rate that makes the big tile win wherever it is weighed: these cases test its results */
+      {H100_MODEL
+       "80,GEMM_FAST_MID_PCT=0,GEMM_FAST_BIG_SPLIT_PCT=400,GEMM_FAST_BIG_SPLIT_MIN_K=256",
+       "big-split"},
       big_split,
       COUNT(big_split)};
   harness_for_each_ctx(run_model, &big_split_model);
