@@ -14,7 +14,9 @@
 # gaps: issue 19's three H100 gaps, candidates against the defaults in one call (reduction
 # against CUB, stencil r3/r16, overlap on both backends; see the stage below);
 # shapes: issue 22's shape classes, AUTO beside cuBLAS and CLBlast, under each DUET_TUNE spec of
-# SHAPES_TUNE (the plan's cost model and split-K limits), both backends, a table per spec;
+# SHAPES_TUNE (the plan's cost model and split-K limits), both backends, a table per spec
+# (SHAPES_BACKEND=opencl: NVIDIA's OpenCL alone, for specs of kernel tunables, which CUDA's
+# kernels built ahead of time refuse; cuBLAS, which needs a CUDA context, runs only with all);
 # onesource: duet-bench's rows of the GEMM kernels written once (kernels_cl/gemm_fast.cl, gemm_skinny.cl), both backends, to set
 # beside the same rows of the tarball before them (with sanitize: compute-sanitizer on them);
 # suite: duet-bench gemm --suite (issue 22) on CUDA and NVIDIA's OpenCL in one run, into
@@ -47,7 +49,9 @@ has() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/icd
-# CLBlast, unpacked from Debian's packages on the development machine.
+# CLBlast, unpacked from Debian's packages on the development machine (.carry/ is not in git:
+#   (cd /tmp && apt-get download libclblast1 libclblast-dev) &&
+#     for d in /tmp/libclblast*.deb; do dpkg -x "$d" .carry/clblast; done).
 clb=$repo/.carry/clblast/usr
 sed -i "s#^prefix=.*#prefix=$clb#" "$clb/lib/x86_64-linux-gnu/pkgconfig/clblast.pc"
 export PKG_CONFIG_PATH=$clb/lib/x86_64-linux-gnu/pkgconfig LD_LIBRARY_PATH=$clb/lib/x86_64-linux-gnu
@@ -412,7 +416,7 @@ if has shapes; then
     tag=$(echo "${spec:-defaults}" | tr -c 'A-Za-z0-9=\n' '_' | sed 's/__*/_/g')
     echo "=== shapes DUET_TUNE=${spec:-(none: the device set values)}"
     start=$(date +%s)
-    DUET_TUNE=$spec timeout ${SHAPES_TIMEOUT:-60} tools/duet-bench gemm --backend all \
+    DUET_TUNE=$spec timeout ${SHAPES_TIMEOUT:-60} tools/duet-bench gemm --backend ${SHAPES_BACKEND:-all} \
       --variant ${SHAPES_VARIANTS:-auto,cublas,clblast} --sizes $sizes 2>"$logs/shapes-$tag.err" |
       tee "$logs/shapes-$tag.txt"
     echo "($(($(date +%s) - start)) s)"
