@@ -856,6 +856,112 @@ static void clusters(void) {
   check_plan(&unusable, &without);
 }
 
+/* The k step of a tile kernel (fast at any tile, or a cluster kernel), from its tile's BK; 0 for
+ * the rest (GEMV, skinny, stream-K), which cut k otherwise. */
+static size_t tile_bk(const int *t, duet__kernel k) {
+  static const struct {
+    duet__kernel nn;
+    duet__tunable bk;
+  } tiles[] = {{K(SGEMM_FAST_NN), DUET__T_GEMM_FAST_BK},
+               {K(SGEMM_FAST_SMALL_NN), DUET__T_GEMM_FAST_SMALL_BK},
+               {K(SGEMM_FAST_TINY_NN), DUET__T_GEMM_FAST_TINY_BK},
+               {K(SGEMM_FAST_TALL_NN), DUET__T_GEMM_FAST_TALL_BK},
+               {K(SGEMM_FAST_WIDE_NN), DUET__T_GEMM_FAST_WIDE_BK},
+               {K(SGEMM_FAST_MID_NN), DUET__T_GEMM_FAST_MID_BK},
+               {K(SGEMM_FAST_NARROW_NN), DUET__T_GEMM_FAST_NARROW_BK},
+               {K(SGEMM_FAST_SMALL_CS_NN), DUET__T_GEMM_FAST_SMALL_BK},
+               {K(SGEMM_FAST_TINY_CS_NN), DUET__T_GEMM_FAST_TINY_BK}};
+  for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++)
+    if (k >= tiles[i].nn && k < tiles[i].nn + 4) return (size_t)t[tiles[i].bk];
+  return 0;
+}
+
+/* What every plan must be, whatever the policy: AUTO's plan of every shape of a grid (m and n
+ * from 1 to 4097, k from 1 to 65536, every transpose, the tightest ld, so odd sizes pack) is made,
+ * the same twice; fast's pieces cover C once; a piece's k slices are at most k, none of them
+ * empty as its kernel cuts k (whole steps of its tile's BK); stream-K's pieces take one slice;
+ * a reduction runs exactly where slices are summed outside the launch, with at most a lane a
+ * slice, over the partial products' room; and every kernel fits the device. One case per device
+ * (its first failing shape says what broke). */
+static void invariants(const device *d, const int *t, const char *values) {
+  static const size_t mn[] = {1,   2,   3,   7,   16,  31,  33,   64,   100,  127,  128,
+                              129, 255, 256, 257, 500, 512, 1000, 1023, 1024, 2048, 4097};
+  static const size_t ks[] = {1, 8, 63, 64, 255, 256, 768, 1000, 4096, 16384, 65536};
+  const size_t nmn = sizeof mn / sizeof mn[0], nk = sizeof ks / sizeof ks[0];
+  harness_case c;
+  harness_case_begin(&c, NULL, "plan invariants on %s (%s, %s): %zu shapes, every transpose",
+                     d->name, duet_tuning_set_name((int)d->set), values, nmn * nmn * nk * 4);
+  char why[256] = "";
+  for (size_t i = 0; i < nmn * nmn * nk * 4 && !why[0]; i++) {
+    const size_t m = mn[i / (nmn * nk * 4)], n = mn[i / (nk * 4) % nmn], k = ks[i / 4 % nk];
+    const int ta = (int)(i >> 1 & 1), tb = (int)(i & 1);
+    const duet__gemm_shape s = {DUET_GEMM_AUTO, ta,         tb,   m,   n, k,
+                                ta ? m : k,     tb ? k : n, 1.0f, 0.0f};
+    duet__gemm_plan p, again;
+    const int st = duet__gemm_plan_make(&d->caps, t, &s, &p);
+    duet__gemm_plan_make(&d->caps, t, &s, &again);
+#define BROKEN(...) (snprintf(why, sizeof why, __VA_ARGS__), 1)
+    if (st != DUET_OK && BROKEN("status %s", duet_status_name(st))) goto shape;
+    if (memcmp(&p, &again, sizeof p) != 0 && BROKEN("two plans differ")) goto shape;
+    duet__kernel ids[DUET__K_COUNT];
+    const unsigned nids = duet__gemm_plan_kernels(&p, ids);
+    for (unsigned j = 0; j < nids; j++)
+      if (!duet__gemm_kernel_fits(&d->caps, t, ids[j]) &&
+          BROKEN("kernel %s does not fit", kname(ids[j])))
+        goto shape;
+    if (p.form != DUET__GEMM_FAST) continue;
+    size_t area = 0;
+    for (unsigned a = 0; a < p.npieces; a++) {
+      const duet__gemm_piece *q = &p.piece[a];
+      area += q->rows * q->cols;
+      if ((q->r0 + q->rows > m || q->c0 + q->cols > n || !q->rows || !q->cols) &&
+          BROKEN("piece %u: C[%zu:%zu, %zu:%zu] outside C", a, q->r0, q->r0 + q->rows, q->c0,
+                 q->c0 + q->cols))
+        goto shape;
+      for (unsigned b = 0; b < a; b++) {
+        const duet__gemm_piece *o = &p.piece[b];
+        if (q->r0 < o->r0 + o->rows && o->r0 < q->r0 + q->rows && q->c0 < o->c0 + o->cols &&
+            o->c0 < q->c0 + q->cols && BROKEN("pieces %u and %u overlap", b, a))
+          goto shape;
+      }
+      if ((q->splits < 1 || q->splits > k) && BROKEN("piece %u: %u k slices", a, q->splits))
+        goto shape;
+      if (q->sk_tiles && q->splits != 1 &&
+          BROKEN("piece %u: stream-K in %u k slices", a, q->splits))
+        goto shape;
+      const size_t bk = tile_bk(t, q->kernel);
+      if (bk && q->splits > 1) {
+        const size_t kc = (k + q->splits - 1) / q->splits;
+        const size_t step = (kc + bk - 1) / bk * bk;
+        if ((q->splits - 1) * step >= k &&
+            BROKEN("piece %u: %u slices of %zu, the last empty", a, q->splits, step))
+          goto shape;
+      }
+      const int reduced =
+          q->splits > 1 && !duet__gemm_is_gemv(q->kernel) && !duet__gemm_is_cluster(q->kernel);
+      if (reduced != (q->reduce_grid > 0) &&
+          BROKEN("piece %u: %u slices, a reduction of %zu blocks", a, q->splits, q->reduce_grid))
+        goto shape;
+      if (reduced &&
+          (q->reduce_lanes < 1 || q->reduce_lanes > q->splits ||
+           q->work_bytes < (size_t)q->splits * q->rows * q->cols * sizeof(float)) &&
+          BROKEN("piece %u: %u slices summed by %u lanes in %zu bytes", a, q->splits,
+                 q->reduce_lanes, q->work_bytes))
+        goto shape;
+      if ((q->work_bytes > p.work_bytes || q->flag_bytes > p.flag_bytes) &&
+          BROKEN("piece %u needs more scratch than the plan has", a))
+        goto shape;
+    }
+    if (area != m * n && BROKEN("the pieces cover %zu of C's %zu elements", area, m * n))
+      goto shape;
+    continue;
+  shape:
+    harness_case_fail(&c, "%zu x %zu x %zu %c%c: %s", m, n, k, ta ? 't' : 'n', tb ? 't' : 'n', why);
+#undef BROKEN
+  }
+  harness_case_end(&c);
+}
+
 int main(void) {
   harness_init("test_plan");
   load_sets();
@@ -880,6 +986,44 @@ int main(void) {
                     {.units = 80, .max_block_threads = 1024, .shared_bytes = 48 * KIB}});
   fallbacks();
   clusters();
+  invariants(&(device){"H100 CUDA",
+                       DUET__SET_NVIDIA_SM80,
+                       {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}},
+             tun[DUET__SET_NVIDIA_SM80], "its values");
+  device h200 = {
+      "H200 CUDA with clusters",
+      DUET__SET_NVIDIA_SM80,
+      {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB, .cluster_max = 8}};
+  for (unsigned sz = 1; sz <= DUET__CLUSTER_MAX; sz++) /* about clusters()'s, one GPC aside */
+    h200.caps.cluster_slots[0][sz] = 264 / sz, h200.caps.cluster_slots[1][sz] = 528 / sz;
+  invariants(&h200, tun[DUET__SET_NVIDIA_SM80], "its values");
+  /* nvidia-sm80 as NVIDIA's OpenCL refines it (src/tuning.c) */
+  int opencl[DUET__T_COUNT];
+  memcpy(opencl, tun[DUET__SET_NVIDIA_SM80], sizeof opencl);
+  opencl[DUET__T_GEMM_FAST_SHALLOW_K] = 0;
+  opencl[DUET__T_GEMM_FAST_TINY_BK] = 16;
+  opencl[DUET__T_GEMM_FAST_MID_PCT] = 110;
+  opencl[DUET__T_GEMM_SPLITK_LAUNCH] = 64;
+  opencl[DUET__T_GEMM_SPLITK_FUSE] = 4;
+  opencl[DUET__T_GEMM_PACK_MIN_INTENSITY] = 220;
+  invariants(&(device){"H100 OpenCL",
+                       DUET__SET_NVIDIA_SM80,
+                       {.units = 132, .max_block_threads = 1024, .shared_bytes = 48 * KIB}},
+             opencl, "as OpenCL refines them");
+  /* the big tile in k slices wherever it is weighed, down to slices of 64 */
+  int big_split[DUET__T_COUNT];
+  memcpy(big_split, tun[DUET__SET_NVIDIA_SM80], sizeof big_split);
+  big_split[DUET__T_GEMM_FAST_BIG_SPLIT_PCT] = 400;
+  big_split[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K] = 64;
+  invariants(&h200, big_split, "GEMM_FAST_BIG_SPLIT_PCT=400,GEMM_FAST_BIG_SPLIT_MIN_K=64");
+  invariants(&(device){"PoCL 2 cores",
+                       DUET__SET_CPU,
+                       {.units = 2, .max_block_threads = 4096, .shared_bytes = 1024 * KIB}},
+             tun[DUET__SET_CPU], "its values");
+  invariants(&(device){"a default-set GPU",
+                       DUET__SET_DEFAULT,
+                       {.units = 80, .max_block_threads = 1024, .shared_bytes = 48 * KIB}},
+             tun[DUET__SET_DEFAULT], "its values");
   harness_contexts_ran(1);
   return harness_end();
 }
