@@ -994,7 +994,7 @@ int main(void) {
       "H200 CUDA with clusters",
       DUET__SET_NVIDIA_SM80,
       {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB, .cluster_max = 8}};
-  for (unsigned sz = 1; sz <= DUET__CLUSTER_MAX; sz++) /* about clusters()'s, one GPC aside */
+  for (unsigned sz = 1; sz <= DUET__CLUSTER_MAX; sz++) /* 264 / s, 528 / s: near clusters()'s */
     h200.caps.cluster_slots[0][sz] = 264 / sz, h200.caps.cluster_slots[1][sz] = 528 / sz;
   invariants(&h200, tun[DUET__SET_NVIDIA_SM80], "its values");
   /* nvidia-sm80 as NVIDIA's OpenCL refines it (src/tuning.c) */
