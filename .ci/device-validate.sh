@@ -671,7 +671,9 @@ if has vendor; then
         tools/duet-bench gemm --backend cuda --variant $v -m "$m" -n "$n" -k "$k" --reps 2 \
         --warmup 1 --no-verify >"$logs/vendor-$v-$shape.txt" 2>&1
       echo "--- $v $shape (ncu rc=$?)"
-      awk '/^  [A-Za-z_].*\(/ { name = $1 } /gpu__time_duration|launch__grid_size|launch__cluster/ {
+      # a kernel's line: "  [void ]name<...>(args) (grid)x(block), Context ...": its name, whole
+      awk '/^  [A-Za-z_].*\(/ { name = $0; sub(/^  (void )?/, "", name); sub(/\(.*/, "", name) }
+        /gpu__time_duration|launch__grid_size|launch__cluster/ {
         print "    " name " " $1 " " $(NF - 1) " " $NF }' "$logs/vendor-$v-$shape.txt" | head -24
     done
   done
