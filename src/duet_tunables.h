@@ -83,10 +83,11 @@
  *                         cover it (65536 x 32 fills a quarter of its 256 x 128 tiles); 0: any
  * GEMM_FAST_BIG_SPLIT_PCT the big tile's multiply-add rate in that cost model, in percent of the
  *                         small tile's, where it is weighed in k slices (a piece of too few big
- *                         tiles that fills them, GEMM_FAST_BIG_FILL_PCT: 256 x 256 x 16384 in 2
- *                         tiles of 64 slices) at one block a unit, as it runs whole; 0: never
- * GEMM_FAST_BIG_SPLIT_MIN_K  ... in slices of at least this much k (its blocks' fixed costs
- *                         outweighed its rate at 250 of k a slice; docs/results/h200.md)
+ *                         tiles that fills them, GEMM_FAST_BIG_FILL_PCT: 512 x 512 x 32768 in 8
+ *                         tiles of 33 slices) at one block a unit, as it runs whole; 0: never
+ * GEMM_FAST_BIG_SPLIT_MIN_K  ... in slices of at least this much k (at 250 of k a slice it ran
+ *                         3-20% slower than the smaller tiles: docs/results/h200.md, thirtieth
+ *                         session)
  * GEMM_FAST_SMALL_PER_CU, GEMM_FAST_TINY_PER_CU  blocks of that tile resident on a unit at once
  * GEMM_FAST_TINY_PCT      the tiny tile's multiply-add rate, in percent of the small tile's
  * GEMM_FAST_SHALLOW_K     k at most this takes the small tile even where the big one fills the
