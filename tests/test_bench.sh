@@ -559,9 +559,11 @@ count_is "... each beside the copy of its matrix's size" 9 \
 expect "--save wrote the CSV, JSON, plot data and script" \
   test -s "$tmp/suite.csv" -a -s "$tmp/suite.json" -a -s "$tmp/suite.dat" -a -s "$tmp/suite.gp"
 expect "suite CSV header" test "$(head -n 1 "$tmp/suite.csv")" = \
-  'index,shape,class,m,n,k,ta,tb,lda,ldb,ldc,backend,device,device_name,auto_ms,auto_runs,naive_ms,coalesced_ms,tiled_ms,register_ms,fast_ms,best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,vs_copy,verified,note,auto_batch'
-# --warmup 0 leaves --batch auto (the suite's default) no estimate: one launch a run.
-count_is "suite CSV: a verified row per shape, AUTO's batch 1" "${shapes:-0}" "$(grep -c ",$backend,0,.*,yes,,1$" "$tmp/suite.csv")"
+  'index,shape,class,m,n,k,ta,tb,lda,ldb,ldc,backend,device,device_name,auto_ms,auto_runs,naive_ms,coalesced_ms,tiled_ms,register_ms,fast_ms,best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,vs_copy,verified,note,auto_batch,auto_plan'
+# --warmup 0 leaves --batch auto (the suite's default) no estimate: one launch a run; AUTO's plan
+# follows, from the variant it runs on ("fast: 1 piece, ..."; "tiled: C = duet_sgemm_tiled ...").
+count_is "suite CSV: a verified row per shape, AUTO's batch 1, its plan" "${shapes:-0}" \
+  "$(grep -Ec ",$backend,0,.*,yes,,1,\"?[a-z]+: .*duet_sge" "$tmp/suite.csv")"
 if command -v python3 >/dev/null 2>&1; then
   expect "suite JSON: every shape, verified, with the summary" python3 -c '
 import json, sys
@@ -569,6 +571,7 @@ d = json.load(open(sys.argv[1]))
 shapes, want = d["shapes"], int(sys.argv[2])
 assert len(shapes) == want and [s["index"] for s in shapes] == list(range(1, want + 1))
 assert all(x["verified"] == "yes" and x["auto_ms"] > 0 and x["rows"] for s in shapes for x in s["devices"])
+assert all(x["auto_plan"].startswith(x["auto_runs"] + ": ") for s in shapes for x in s["devices"])
 assert d["summary"] and d["summary"][0]["shapes"] == want and d["summary"][0]["failed_rows"] == 0
 ' "$tmp/suite.json" "${shapes:-0}"
 fi

@@ -271,6 +271,8 @@ typedef struct {
   double vs_ref;           /* reference time / this time; NaN when there is none */
   const char *reference;   /* the reference row's variant */
   char pick[32];           /* gemm auto: the variant AUTO runs (duet_sgemm_plan), else "" */
+  char plan[1024];         /* gemm auto: its plan on one line (duet_sgemm_plan's text from the
+                              variant on, its lines joined by "; "), else "" */
   char note[512];
 } bench_result;
 

@@ -230,15 +230,31 @@ static int time_total(bench_job *job, const bench_row_def *row, bench_result *re
 }
 
 /* The variant AUTO runs for this shape, from duet_sgemm_plan's first line ("auto -> fast: ..."),
- * without running anything; left empty where the text says no such thing. */
+ * and the plan from there on, its lines (a piece or a packed operand each) joined by "; ", so
+ * that a results file says what ran; without running anything. Both are left empty where the
+ * text says no such thing. */
 static void auto_pick(bench_job *job, bench_result *res) {
   const bench_size s = job->host->size;
-  char text[1024];
+  char text[2048] = "";
   duet_sgemm_plan(job->dev->ctx, DUET_GEMM_AUTO, s.ta ? DUET_TRANS : DUET_NO_TRANS,
                   s.tb ? DUET_TRANS : DUET_NO_TRANS, s.m, s.n, s.k, bench_lda(s), bench_ldb(s),
                   text, sizeof text);
   const char *at = strstr(text, "auto -> ");
-  if (at) sscanf(at + strlen("auto -> "), "%31[a-z0-9_-]", res->pick);
+  if (!at) return;
+  at += strlen("auto -> ");
+  sscanf(at, "%31[a-z0-9_-]", res->pick);
+  size_t n = 0;
+  for (int line_start = 0; *at && n + 3 < sizeof res->plan; at++) {
+    if (*at == '\n') {
+      line_start = 1;
+      continue;
+    }
+    if (line_start && *at == ' ') continue; /* a piece's line's indent */
+    if (line_start) res->plan[n++] = ';', res->plan[n++] = ' ';
+    line_start = 0;
+    res->plan[n++] = *at;
+  }
+  res->plan[n] = '\0';
 }
 
 static void run_row(bench_job *job, const bench_row_def *row, bench_result *res) {

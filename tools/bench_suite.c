@@ -244,7 +244,7 @@ static void line_of(bench_suite_line *l, const bench_result *r, size_t n, const 
   l->rows = r;
   l->nrows = n;
   l->auto_ms = l->best_ms = l->tiled_ms = l->cublas_ms = l->clblast_ms = NAN;
-  l->note = l->note_variant = l->pick = "";
+  l->note = l->note_variant = l->pick = l->plan = "";
   l->verdict = BENCH_V_YES;
   for (size_t i = 0; i < n; i++) {
     const bench_result *q = &r[i];
@@ -254,6 +254,7 @@ static void line_of(bench_suite_line *l, const bench_result *r, size_t n, const 
       l->note_variant = q->variant;
     }
     if (q->pick[0]) l->pick = q->pick;
+    if (q->plan[0]) l->plan = q->plan;
     if (!usable(q)) continue;
     if (q->def->kind == BENCH_ROW_DUET && strcmp(q->variant, "auto") == 0) {
       l->auto_ms = q->med;

@@ -36,6 +36,7 @@ typedef struct {
   double auto_ms, best_ms, tiled_ms, cublas_ms, clblast_ms;
   const char *best; /* the fastest of duet's own variants, NULL when none was timed */
   const char *pick; /* the variant AUTO runs, "" where unknown */
+  const char *plan; /* its plan on one line (bench_result.plan), "" where unknown */
   double vs_cublas, vs_clblast, vs_best, vs_tiled;
   double gbps;           /* m = 1 or n = 1: the bytes of A, B and C over AUTO's time; else NaN */
   double copy_gbps;      /* buf_copy's GB/s on the same device at copy_size, NaN without */

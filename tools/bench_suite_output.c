@@ -254,7 +254,7 @@ static void csv(FILE *f, const bench_suite_line *l, size_t nl) {
   for (size_t v = 0; v < N_VARIANTS; v++) fprintf(f, "%s_ms,", variants[v]);
   fputs(
       "best_variant,best_ms,cublas_ms,clblast_ms,vs_cublas,vs_clblast,vs_best,vs_tiled,gbps,"
-      "vs_copy,verified,note,auto_batch\n",
+      "vs_copy,verified,note,auto_batch,auto_plan\n",
       f);
   int index = 0;
   for (size_t i = 0; i < nl; i++) {
@@ -284,6 +284,8 @@ static void csv(FILE *f, const bench_suite_line *l, size_t nl) {
     bench_csv_fstr(f, note);
     const bench_result *a = row_of(x, "auto");
     bench_csv_fnum(f, a ? a->batch : NAN, 1);
+    fputc(',', f);
+    bench_csv_fstr(f, x->plan);
     fputc('\n', f);
   }
 }
@@ -318,6 +320,8 @@ static void json_line(FILE *f, const bench_suite_line *x) {
   bench_json_fnum(f, "auto_ms", x->auto_ms, 1);
   fprintf(f, ", \"auto_runs\": ");
   bench_json_fstr(f, x->pick);
+  fprintf(f, ", \"auto_plan\": ");
+  bench_json_fstr(f, x->plan);
   fprintf(f, ", \"best_variant\": ");
   if (x->best)
     bench_json_fstr(f, x->best);
