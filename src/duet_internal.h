@@ -271,6 +271,9 @@ int duet__arena_epoch(duet_ctx *ctx, int epochs, int *epoch);
 /* ---- tuning (src/tuning.c) ------------------------------------------------------------------- */
 /* Resolves ctx->set and ctx->tun from the caps, $DUET_TUNING and $DUET_TUNE. */
 int duet__tuning_resolve(duet_ctx *ctx);
+/* Sets in tun (indexed by duet__tunable) the values by which backend refines set: every one
+ * where the backend compiles its kernels at run time, else those that steer the plans alone. */
+void duet__tuning_refine(duet__tuning_set set, duet_backend backend, int runtime_compile, int *tun);
 /* The -D options of group g with the context's values ("-DNAME=V ..."), malloc'd; NULL when
  * out of host memory. */
 char *duet__group_options(const duet_ctx *ctx, duet__group g);

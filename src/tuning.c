@@ -197,6 +197,14 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
   return DUET_OK;
 }
 
+void duet__tuning_refine(duet__tuning_set set, duet_backend backend, int runtime_compile,
+                         int *tun) {
+  for (size_t r = 0; r < sizeof refinements / sizeof refinements[0]; r++)
+    if (refinements[r].set == set && refinements[r].backend == backend &&
+        (runtime_compile || !(kernel_tunables() >> refinements[r].tunable & 1)))
+      tun[refinements[r].tunable] = refinements[r].value;
+}
+
 int duet__tuning_resolve(duet_ctx *ctx) {
   ctx->set = pick(&ctx->caps);
   const char *name = duet__getenv("DUET_TUNING");
@@ -210,10 +218,7 @@ int duet__tuning_resolve(duet_ctx *ctx) {
     ctx->set = (duet__tuning_set)found;
   }
   for (int t = 0; t < DUET__T_COUNT; t++) ctx->tun[t] = values[t][ctx->set];
-  for (size_t r = 0; r < sizeof refinements / sizeof refinements[0]; r++)
-    if (refinements[r].set == ctx->set && refinements[r].backend == ctx->ops->id &&
-        (ctx->caps.runtime_compile || !(kernel_tunables() >> refinements[r].tunable & 1)))
-      ctx->tun[refinements[r].tunable] = refinements[r].value;
+  duet__tuning_refine(ctx->set, ctx->ops->id, ctx->caps.runtime_compile, ctx->tun);
   const char *spec = duet__getenv("DUET_TUNE");
   int status = spec ? apply_overrides(ctx, spec) : DUET_OK;
   const char *rule = status ? NULL : broken_rule(ctx->tun);

@@ -997,15 +997,10 @@ int main(void) {
   for (unsigned sz = 1; sz <= DUET__CLUSTER_MAX; sz++) /* 264 / s, 528 / s: near clusters()'s */
     h200.caps.cluster_slots[0][sz] = 264 / sz, h200.caps.cluster_slots[1][sz] = 528 / sz;
   invariants(&h200, tun[DUET__SET_NVIDIA_SM80], "its values");
-  /* nvidia-sm80 as NVIDIA's OpenCL refines it (src/tuning.c) */
+  /* nvidia-sm80 as NVIDIA's OpenCL refines it (src/tuning.c's table) */
   int opencl[DUET__T_COUNT];
   memcpy(opencl, tun[DUET__SET_NVIDIA_SM80], sizeof opencl);
-  opencl[DUET__T_GEMM_FAST_SHALLOW_K] = 0;
-  opencl[DUET__T_GEMM_FAST_TINY_BK] = 16;
-  opencl[DUET__T_GEMM_FAST_MID_PCT] = 110;
-  opencl[DUET__T_GEMM_SPLITK_LAUNCH] = 64;
-  opencl[DUET__T_GEMM_SPLITK_FUSE] = 4;
-  opencl[DUET__T_GEMM_PACK_MIN_INTENSITY] = 220;
+  duet__tuning_refine(DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, 1, opencl);
   invariants(&(device){"H100 OpenCL",
                        DUET__SET_NVIDIA_SM80,
                        {.units = 132, .max_block_threads = 1024, .shared_bytes = 48 * KIB}},
