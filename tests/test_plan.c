@@ -788,7 +788,9 @@ static void reduction_lanes(const device *d) {
  * one launch (the fastest of the cluster sizes timed there: docs/results/h200.md, twenty-fourth
  * session); deep k keeps the reduction; GEMM_SPLITK_CLUSTER 0, or a device without clusters,
  * keeps the H100's plans above. */
-static void clusters(void) {
+/* An H200 as CUDA sees it, with the clusters of the small and the tiny tile's cluster kernels
+ * it holds resident at once, by size. */
+static device h200_with_clusters(void) {
   device d = {
       "H200 CUDA with clusters",
       DUET__SET_NVIDIA_SM80,
@@ -797,6 +799,11 @@ static void clusters(void) {
   static const unsigned tiny[DUET__CLUSTER_MAX + 1] = {0, 528, 264, 163, 124, 96, 79, 66, 62};
   memcpy(d.caps.cluster_slots[0], small, sizeof small);
   memcpy(d.caps.cluster_slots[1], tiny, sizeof tiny);
+  return d;
+}
+
+static void clusters(void) {
+  device d = h200_with_clusters();
   const want_plan w[] = {
       {"1000^3: 64 small tiles in 2 slices, a cluster each", CALL(AUTO, NN, 1000, 1000, 1000),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_CS_NN, 2))},
@@ -990,12 +997,7 @@ int main(void) {
                        DUET__SET_NVIDIA_SM80,
                        {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB}},
              tun[DUET__SET_NVIDIA_SM80], "its values");
-  device h200 = {
-      "H200 CUDA with clusters",
-      DUET__SET_NVIDIA_SM80,
-      {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB, .cluster_max = 8}};
-  for (unsigned sz = 1; sz <= DUET__CLUSTER_MAX; sz++) /* 264 / s, 528 / s: near clusters()'s */
-    h200.caps.cluster_slots[0][sz] = 264 / sz, h200.caps.cluster_slots[1][sz] = 528 / sz;
+  const device h200 = h200_with_clusters();
   invariants(&h200, tun[DUET__SET_NVIDIA_SM80], "its values");
   /* nvidia-sm80 as NVIDIA's OpenCL refines it (src/tuning.c's table) */
   int opencl[DUET__T_COUNT];
