@@ -102,7 +102,8 @@ if has check; then
   # CUDA_CACHE_DISABLE=1: a build from NVIDIA's cache has no log, so every build is a real one.
   # CHECK_TESTS (e.g. "tests/test_gemm tests/test_course"): those programs alone, so that the
   # harness can be split over calls that each fit the device's 600 s.
-  CUDA_CACHE_DISABLE=1 DUET_OPENCL_WERROR=1 DUET_OPENCL_PLATFORM=NVIDIA timeout ${CHECK_TIMEOUT:-480} make -j4 check \
+  # CHECK_JOBS: make's jobs (12 ran the whole harness in 440 s on the H200, twenty-ninth session).
+  CUDA_CACHE_DISABLE=1 DUET_OPENCL_WERROR=1 DUET_OPENCL_PLATFORM=NVIDIA timeout ${CHECK_TIMEOUT:-480} make -j${CHECK_JOBS:-4} check \
     ${CHECK_TESTS:+TESTS="$CHECK_TESTS"} >"$logs/check.log" 2>&1
   echo "make check rc=$? in $(($(date +%s) - start)) s"
   cp tests/*.log "$logs/" 2>/dev/null

@@ -111,6 +111,7 @@ static int cu_ctx_open(duet_ctx *ctx, int device) {
     c->max_block_threads = (unsigned)p->maxThreadsPerBlock;
     /* Beyond 48 KiB a kernel must opt in (kernel_load does, for the kernels that need it). */
     c->shared_bytes = p->sharedMemPerBlockOptin;
+    c->cache_bytes = p->l2CacheSize > 0 ? (size_t)p->l2CacheSize : 0;
     for (int d = 0; d < 3; d++) c->max_grid[d] = (size_t)p->maxGridSize[d];
     c->runtime_compile = 0;
     c->cluster_max = cluster_max(im->device);
@@ -156,7 +157,7 @@ static int cu_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = (unsigned)p->warpSize;
   info->global_mem_bytes = p->totalGlobalMem;
-  info->cache_bytes = p->l2CacheSize > 0 ? (size_t)p->l2CacheSize : 0;
+  info->cache_bytes = ctx->caps.cache_bytes;
   /* What a launch may ask for (duet.h): the opt-in limit, not the default 48 KiB, which every
    * kernel passes once cudaFuncAttributeMaxDynamicSharedMemorySize is set. */
   info->shared_mem_bytes = ctx->caps.shared_bytes;

@@ -199,6 +199,11 @@ static cl_int read_caps(cl_device_id dev, duet__caps *c) {
   if (err == CL_SUCCESS)
     err = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
   if (err != CL_SUCCESS) return err;
+  cl_ulong cache = 0;
+  c->cache_bytes = duet__cl.clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache,
+                                            &cache, NULL) == CL_SUCCESS
+                       ? (size_t)cache
+                       : 0;
   c->type = type & CL_DEVICE_TYPE_GPU   ? DUET_DEVICE_GPU
             : type & CL_DEVICE_TYPE_CPU ? DUET_DEVICE_CPU
                                         : DUET_DEVICE_OTHER;
@@ -460,10 +465,7 @@ static int cl_ctx_info(duet_ctx *ctx, duet_device_info *info) {
   info->max_block_threads = ctx->caps.max_block_threads;
   info->warp_size = warp_size(ctx);
   info->global_mem_bytes = (size_t)im->global_mem;
-  cl_ulong cache = 0;
-  if (duet__cl.clGetDeviceInfo(im->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache,
-                               NULL) == CL_SUCCESS)
-    info->cache_bytes = (size_t)cache;
+  info->cache_bytes = ctx->caps.cache_bytes;
   info->shared_mem_bytes = ctx->caps.shared_bytes;
   return DUET_OK;
 }

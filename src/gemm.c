@@ -39,6 +39,7 @@ static void caps_of(const duet_ctx *ctx, duet__gemm_caps *c) {
   c->units = ctx->caps.compute_units;
   c->max_block_threads = ctx->caps.max_block_threads;
   c->shared_bytes = ctx->caps.shared_bytes;
+  c->cache_bytes = ctx->caps.cache_bytes;
   c->cluster_max = ctx->caps.cluster_max;
   for (int k = 0; k < DUET__K_COUNT; k++) {
     const duet__loaded *l = &ctx->kernels[k];

@@ -143,6 +143,21 @@ static size_t fuse_limit(const inputs *x, duet__kernel k) {
                                                                                : 0;
 }
 
+/* A k step's multiply-adds of one block of tile f, in the model's cycles. */
+static double step_macs(const inputs *x, const tile_kind *f) {
+  const int *tun = x->tun;
+  return (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
+}
+
+/* A k step on a unit running conc blocks of tile f at once: their multiply-adds together, or one
+ * block's and the latency of its loads where that is longer (waits: tile f's lone block waits). */
+static double step_cycles(const inputs *x, const tile_kind *f, size_t conc, int waits) {
+  const int *tun = x->tun;
+  const double mac = step_macs(x, f), step = (double)conc * mac;
+  const double wait = waits ? (double)T(GEMM_COST_LAT) * (double)f->bk / 8.0 : 0;
+  return step > mac + wait ? step : mac + wait;
+}
+
 /* The model's cycles for a piece on tile f in s k slices, on its busiest unit: its blocks' k
  * steps, the unit running up to per_cu blocks at once, a step taking the longer of their
  * multiply-adds together and one block's plus the loads' latency (a lone block waits for its
@@ -151,36 +166,37 @@ static size_t fuse_limit(const inputs *x, duet__kernel k) {
  * then, for s > 1, the reduction's launch (none where the launch sums its slices: fuse_splits)
  * and the partial products' traffic. Only comparisons of its values matter
  * (docs/results/tuning-notes.md). */
-/* A k step's multiply-adds of one block of tile f, in the model's cycles. */
-static double step_macs(const inputs *x, const tile_kind *f) {
-  const int *tun = x->tun;
-  return (double)(f->t.m * f->t.n * f->bk) / (double)T(GEMM_COST_LANES) * 100.0 / (double)f->pct;
-}
-
 static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f, size_t s) {
   const int *tun = x->tun;
   const size_t u = units(x->caps);
   const size_t busiest = duet__ceil_div(tiles_over(f->t, q->rows, q->cols) * s, u);
   const size_t conc = busiest < f->per_cu ? busiest : f->per_cu;
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk); /* as splitk_slice cuts k */
-  const double mac = step_macs(x, f);
-  const double lat = (double)T(GEMM_COST_LAT), wait = f->lone_waits ? lat * (double)f->bk / 8.0 : 0;
-  const double step = (double)conc * mac;
+  const double lat = (double)T(GEMM_COST_LAT);
   double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
-                (step > mac + wait ? step : mac + wait);
+                step_cycles(x, f, conc, f->lone_waits);
   if (s > 1)
     cost += (s <= f->fuse ? 0.0 : (double)T(GEMM_SPLITK_LAUNCH) * lat) +
             (double)s * (double)q->rows * (double)q->cols / (double)u / (double)T(GEMM_SPLITK_BW);
   return cost;
 }
 
+/* Whether the piece's operands, its rows of op(A) and columns of op(B), are more than the
+ * device's last-level cache holds (not known: no), so that its loads come from memory. */
+static int streams_operands(const inputs *x, const duet__gemm_piece *q) {
+  const double bytes = ((double)q->rows + (double)q->cols) * (double)x->s->k * sizeof(float);
+  return x->caps->cache_bytes && bytes > (double)x->caps->cache_bytes;
+}
+
 /* The model's cycles for a piece on tile f's cluster kernel in s k slices (2 <= s): as
  * piece_cost's, but its rounds those the clusters resident at once allow (the backend's count,
  * which clusters bound to one GPC of the device make fewer than units * per_cu / s: on an H200,
- * 62 clusters of 4 small tiles, not 66), no wait for a lone block's loads (its one-body kernel
- * ran a block alone on a unit at 0.87 of two blocks' rate, 1000^3 and 1024^3 on the H200, where
- * GEMM_COST_LAT makes it 0.67), and no reduction: the slices are summed through shared memory in
- * the launch (docs/results/h200.md, twenty-fourth session). */
+ * 62 clusters of 4 small tiles, not 66), and no reduction: the slices are summed through shared
+ * memory in the launch (docs/results/h200.md, twenty-fourth session). A lone block waits for its
+ * loads only where the operands stream from memory: from the cache its one-body kernel ran a
+ * block alone on a unit at 0.87 of two blocks' rate (1000^3 and 1024^3), where GEMM_COST_LAT makes
+ * it 0.67; from memory 64 x 4096 x 16384 ran in 2 slices a cluster at 0.35 of cuBLAS, against
+ * 0.70 in 6 slices and a reduction (H200, thirty-first session). */
 static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f,
                            size_t s) {
   const size_t u = units(x->caps);
@@ -190,8 +206,8 @@ static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const til
   size_t slots = f->slots[s] ? f->slots[s] : u * f->per_cu / s;
   if (!slots) slots = 1;
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk);
-  return (double)duet__ceil_div(tiles, slots) * (double)(kc / f->bk) * (double)conc *
-         step_macs(x, f);
+  return (double)duet__ceil_div(tiles, slots) * (double)(kc / f->bk) *
+         step_cycles(x, f, conc, f->lone_waits && streams_operands(x, q));
 }
 
 /* The most k slices a piece may take: GEMM_SPLITK_MAX, each of at least GEMM_SPLITK_MIN_K, their

@@ -24,6 +24,7 @@ typedef struct {
   unsigned units;                         /* compute units (0 counts as 1) */
   unsigned max_block_threads;             /* the device's block limit */
   size_t shared_bytes;                    /* shared memory one block may have */
+  size_t cache_bytes;                     /* the last-level cache, 0: not known */
   unsigned kernel_threads[DUET__K_COUNT]; /* 0: not known, the device's limit applies */
   unsigned char unusable[DUET__K_COUNT];  /* 1: kernel k failed to load */
   /* the most clusters of s blocks (1 <= s <= DUET__CLUSTER_MAX) of the small (cluster_slots[0])

@@ -41,6 +41,7 @@ static device dev(const char *name, duet__tuning_set set, unsigned units, unsign
 }
 
 #define KIB ((size_t)1024)
+#define MIB (KIB * KIB)
 #define K(id) DUET__K_##id
 
 /* A piece as a test expects it: where it is, its kernel, k slices and stream-K tiles, thin side
@@ -791,10 +792,13 @@ static void reduction_lanes(const device *d) {
 /* An H200 as CUDA sees it, with the clusters of the small and the tiny tile's cluster kernels
  * it holds resident at once, by size. */
 static device h200_with_clusters(void) {
-  device d = {
-      "H200 CUDA with clusters",
-      DUET__SET_NVIDIA_SM80,
-      {.units = 132, .max_block_threads = 1024, .shared_bytes = 227 * KIB, .cluster_max = 8}};
+  device d = {"H200 CUDA with clusters",
+              DUET__SET_NVIDIA_SM80,
+              {.units = 132,
+               .max_block_threads = 1024,
+               .shared_bytes = 227 * KIB,
+               .cache_bytes = 60 * MIB,
+               .cluster_max = 8}};
   static const unsigned small[DUET__CLUSTER_MAX + 1] = {0, 264, 132, 79, 62, 48, 39, 33, 30};
   static const unsigned tiny[DUET__CLUSTER_MAX + 1] = {0, 528, 264, 163, 124, 96, 79, 66, 62};
   memcpy(d.caps.cluster_slots[0], small, sizeof small);
@@ -832,8 +836,28 @@ static void clusters(void) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 64))},
       {"the big tile where it fills the units", CALL(AUTO, NN, 4096, 4096, 4096),
        FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_NN))},
+      /* operands past the cache: a lone block of a cluster waits for its loads */
+      {"64 x 4096 x 16384, 272 MB of operands: 64 tiny tiles in 6 slices, no cluster",
+       CALL(AUTO, NN, 64, 4096, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_NN, 6))},
+      {"128 x 4096 x 32768, 553 MB: 32 small tiles in 8 slices, no cluster",
+       CALL(AUTO, NN, 128, 4096, 32768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 4096, SGEMM_FAST_SMALL_NN, 8))},
+      {"640 x 1536 x 4096, 36 MB, inside the cache: a cluster of 2 slices",
+       CALL(AUTO, NN, 640, 1536, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 640, 0, 1536, SGEMM_FAST_SMALL_CS_NN, 2))},
   };
   check_plans(&d, w, sizeof w / sizeof w[0]);
+  /* a device whose cache is not known: no operands stream, so the cluster */
+  device uncached = d;
+  uncached.name = "H200 CUDA with clusters, its cache not known";
+  uncached.caps.cache_bytes = 0;
+  const want_plan u[] = {
+      {"64 x 4096 x 16384: 64 tiny tiles in 2 slices, a cluster each",
+       CALL(AUTO, NN, 64, 4096, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_CS_NN, 2))},
+  };
+  check_plans(&uncached, u, sizeof u / sizeof u[0]);
   /* before the kernels load, no resident counts: units * blocks a unit / slices assumed */
   device fresh = d;
   fresh.name = "H200 CUDA with clusters, cluster kernels not loaded yet";
