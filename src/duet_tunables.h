@@ -99,6 +99,10 @@
  * GEMM_COST_LAT           the model's cycles of a k step's loads (what a lone block waits), per
  *                         8 of the step's k (fitted on steps of 8; a tile of another depth
  *                         keeps the slices it was measured best at)
+ * GEMM_COST_CLUSTER_WAIT_PCT  the share of that wait, in percent, that a block alone on its unit
+ *                         pays in a cluster kernel where the piece's operands fit in the device's
+ *                         last-level cache or its size is not known (past it: all of it); 0: none
+ *                         (docs/results/tuning-notes.md)
  * GEMM_SPLITK_MIN_K, _MAX split-K: at most _MAX slices, each of at least _MIN_K of k ...
  * GEMM_SPLITK_MAX_MIB     ... whose partial products take at most this many MiB of scratch
  * GEMM_SPLITK_LAUNCH      the model's cost of the reduction's launch, in GEMM_COST_LATs (NVIDIA's
@@ -424,7 +428,10 @@
   X(LAUNCH_OVERLAP,           1,   1,   0) \
   DUET__RULE(LAUNCH_OVERLAP, T(LAUNCH_OVERLAP) <= 1, "LAUNCH_OVERLAP is 0 or 1") \
   X(GEMM_FAST_BIG_SPLIT_PCT,  0, 120,   0) \
-  X(GEMM_FAST_BIG_SPLIT_MIN_K, 768, 768, 768)
+  X(GEMM_FAST_BIG_SPLIT_MIN_K, 768, 768, 768) \
+  X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
+  DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
+             "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")
 // clang-format on
 
 typedef enum {

@@ -150,11 +150,12 @@ static double step_macs(const inputs *x, const tile_kind *f) {
 }
 
 /* A k step on a unit running conc blocks of tile f at once: their multiply-adds together, or one
- * block's and the latency of its loads where that is longer (waits: tile f's lone block waits). */
-static double step_cycles(const inputs *x, const tile_kind *f, size_t conc, int waits) {
+ * block's and the latency of its loads where that is longer (share: the part of that latency a
+ * lone block of f waits, 0 to 1). */
+static double step_cycles(const inputs *x, const tile_kind *f, size_t conc, double share) {
   const int *tun = x->tun;
   const double mac = step_macs(x, f), step = (double)conc * mac;
-  const double wait = waits ? (double)T(GEMM_COST_LAT) * (double)f->bk / 8.0 : 0;
+  const double wait = share * (double)T(GEMM_COST_LAT) * (double)f->bk / 8.0;
   return step > mac + wait ? step : mac + wait;
 }
 
@@ -174,7 +175,7 @@ static double piece_cost(const inputs *x, const duet__gemm_piece *q, const tile_
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk); /* as splitk_slice cuts k */
   const double lat = (double)T(GEMM_COST_LAT);
   double cost = (double)duet__ceil_div(busiest, f->per_cu) * (double)(kc / f->bk) *
-                step_cycles(x, f, conc, f->lone_waits);
+                step_cycles(x, f, conc, f->lone_waits ? 1.0 : 0.0);
   if (s > 1)
     cost += (s <= f->fuse ? 0.0 : (double)T(GEMM_SPLITK_LAUNCH) * lat) +
             (double)s * (double)q->rows * (double)q->cols / (double)u / (double)T(GEMM_SPLITK_BW);
@@ -188,15 +189,25 @@ static int streams_operands(const inputs *x, const duet__gemm_piece *q) {
   return x->caps->cache_bytes && bytes > (double)x->caps->cache_bytes;
 }
 
+/* The share of its loads' latency that a block alone on its unit waits in a cluster kernel of
+ * tile f: all of it where the operands stream from memory, GEMM_COST_CLUSTER_WAIT_PCT where they
+ * fit in the cache. */
+static double cluster_wait(const inputs *x, const duet__gemm_piece *q, const tile_kind *f) {
+  const int *tun = x->tun;
+  if (!f->lone_waits) return 0.0;
+  return streams_operands(x, q) ? 1.0 : (double)T(GEMM_COST_CLUSTER_WAIT_PCT) / 100.0;
+}
+
 /* The model's cycles for a piece on tile f's cluster kernel in s k slices (2 <= s): as
  * piece_cost's, but its rounds those the clusters resident at once allow (the backend's count,
  * which clusters bound to one GPC of the device make fewer than units * per_cu / s: on an H200,
  * 62 clusters of 4 small tiles, not 66), and no reduction: the slices are summed through shared
  * memory in the launch (docs/results/h200.md, twenty-fourth session). A lone block waits for its
- * loads only where the operands stream from memory: from the cache its one-body kernel ran a
- * block alone on a unit at 0.87 of two blocks' rate (1000^3 and 1024^3), where GEMM_COST_LAT makes
- * it 0.67; from memory 64 x 4096 x 16384 ran in 2 slices a cluster at 0.35 of cuBLAS, against
- * 0.70 in 6 slices and a reduction (H200, thirty-first session). */
+ * loads where the operands stream from memory, and as GEMM_COST_CLUSTER_WAIT_PCT says where they
+ * do not: from the cache its one-body kernel ran a block alone on a unit at 0.87 of two blocks'
+ * rate (1000^3 and 1024^3), where GEMM_COST_LAT makes it 0.67; from memory 64 x 4096 x 16384 ran
+ * in 2 slices a cluster at 0.35 of cuBLAS, against 0.70 in 6 slices and a reduction (H200,
+ * thirty-first session). */
 static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const tile_kind *f,
                            size_t s) {
   const size_t u = units(x->caps);
@@ -207,7 +218,7 @@ static double cluster_cost(const inputs *x, const duet__gemm_piece *q, const til
   if (!slots) slots = 1;
   const size_t kc = round_up(duet__ceil_div(x->s->k, s), f->bk);
   return (double)duet__ceil_div(tiles, slots) * (double)(kc / f->bk) *
-         step_cycles(x, f, conc, f->lone_waits && streams_operands(x, q));
+         step_cycles(x, f, conc, cluster_wait(x, q, f));
 }
 
 /* The most k slices a piece may take: GEMM_SPLITK_MAX, each of at least GEMM_SPLITK_MIN_K, their

@@ -878,6 +878,21 @@ static void clusters(void) {
                          FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))};
   check_plan(&d, &off);
   t[DUET__T_GEMM_SPLITK_CLUSTER] = saved;
+  /* a lone block's wait inside the cache too: more slices a cluster, two blocks a unit (the
+   * thirty-first session's lab build ran these plans) */
+  t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = 25;
+  const want_plan waits[] = {
+      {"GEMM_COST_CLUSTER_WAIT_PCT 25: 640 x 1536 x 4096 in clusters of 4 slices",
+       CALL(AUTO, NN, 640, 1536, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 640, 0, 1536, SGEMM_FAST_SMALL_CS_NN, 4))},
+      {"GEMM_COST_CLUSTER_WAIT_PCT 25: 512^3 in clusters of 4 slices",
+       CALL(AUTO, NN, 512, 512, 512),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_CS_NN, 4))},
+      {"GEMM_COST_CLUSTER_WAIT_PCT 25: 1000^3 keeps 2 slices", CALL(AUTO, NN, 1000, 1000, 1000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_CS_NN, 2))},
+  };
+  check_plans(&d, waits, sizeof waits / sizeof waits[0]);
+  t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = 0;
   device unusable = d;
   unusable.name = "H200 CUDA whose small cluster kernel did not load";
   unusable.caps.unusable[K(SGEMM_FAST_SMALL_CS_NN)] = 1;
@@ -1031,12 +1046,16 @@ int main(void) {
                        DUET__SET_NVIDIA_SM80,
                        {.units = 132, .max_block_threads = 1024, .shared_bytes = 48 * KIB}},
              opencl, "as OpenCL refines them");
-  /* the big tile in k slices wherever it is weighed, down to slices of 64 */
+  /* the big tile in k slices wherever it is weighed, down to slices of 64, and a cluster's lone
+   * block waiting in the cache too */
   int big_split[DUET__T_COUNT];
   memcpy(big_split, tun[DUET__SET_NVIDIA_SM80], sizeof big_split);
   big_split[DUET__T_GEMM_FAST_BIG_SPLIT_PCT] = 400;
   big_split[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K] = 64;
-  invariants(&h200, big_split, "GEMM_FAST_BIG_SPLIT_PCT=400,GEMM_FAST_BIG_SPLIT_MIN_K=64");
+  big_split[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = 100;
+  invariants(&h200, big_split,
+             "GEMM_FAST_BIG_SPLIT_PCT=400,GEMM_FAST_BIG_SPLIT_MIN_K=64,"
+             "GEMM_COST_CLUSTER_WAIT_PCT=100");
   invariants(&(device){"PoCL 2 cores",
                        DUET__SET_CPU,
                        {.units = 2, .max_block_threads = 4096, .shared_bytes = 1024 * KIB}},
