@@ -848,7 +848,7 @@ static void clusters(void) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 640, 0, 1536, SGEMM_FAST_SMALL_CS_NN, 2))},
   };
   check_plans(&d, w, sizeof w / sizeof w[0]);
-  /* a device whose cache is not known: no operands stream, so the cluster */
+  /* a device whose cache is not known: operands are taken to fit, so the cluster as before */
   device uncached = d;
   uncached.name = "H200 CUDA with clusters, its cache not known";
   uncached.caps.cache_bytes = 0;
