@@ -46,8 +46,10 @@ EXTRA_DIST += tools/duet-bench.h2m
 # git: without help2man, a checkout whose timestamps make it look stale keeps it, with a warning.
 DUET_H2M = $(HELP2MAN) --no-info --name='time duet kernel variants on CUDA and OpenCL devices' \
 	--include=$(srcdir)/tools/duet-bench.h2m ./tools/duet-bench$(EXEEXT)
+# bench_suite.c: --help counts the suite's shapes.
 $(srcdir)/tools/duet-bench.1: $(srcdir)/tools/bench_opts.c $(srcdir)/tools/bench.h \
-	$(srcdir)/tools/duet-bench.h2m $(top_srcdir)/configure.ac | tools/duet-bench$(EXEEXT)
+	$(srcdir)/tools/bench_suite.c $(srcdir)/tools/duet-bench.h2m $(top_srcdir)/configure.ac | \
+	tools/duet-bench$(EXEEXT)
 	$(AM_V_GEN)if $(HELP2MAN) --version >/dev/null 2>&1; then \
 	  $(DUET_H2M) --output=$@.tmp && mv -f $@.tmp $@; \
 	elif test -f $@; then \

@@ -87,11 +87,13 @@ static const bench_size gpu_shapes[] = {
     T(4096, 4096, 4096, "nt", TRANS),
     T(2048, 2048, 2048, "tn", TRANS),
     T(2048, 2048, 2048, "tt", TRANS),
-    /* tall-thin and short-wide C */
+    /* tall-thin and short-wide C, and both at deep k (operands past the cache) */
     S(16384, 128, 1024, "tall"),
     S(65536, 32, 256, "tall"),
     S(128, 16384, 1024, "wide"),
     S(32, 65536, 256, "wide"),
+    S(4096, 64, 16384, "tall"),
+    S(64, 4096, 16384, "wide"),
     /* leading dimensions beyond the matrix: aligned, unaligned, and C a part of a wider one */
     L(1000, 1000, 1000, "nn", 1024, 1024, 1024),
     L(1023, 1023, 1023, "tt", 1031, 1031, 1031),
@@ -147,6 +149,8 @@ static const bench_size cpu_shapes[] = {
     S(16384, 8, 64, "tall"),
     S(32, 2048, 256, "wide"),
     S(8, 16384, 64, "wide"),
+    S(1024, 16, 4096, "tall"),
+    S(16, 1024, 4096, "wide"),
     L(250, 250, 250, "nn", 256, 256, 256),
     L(255, 255, 255, "tt", 263, 263, 263),
     L(512, 512, 16, "nn", 32, 576, 1024),
