@@ -45,7 +45,10 @@ typedef struct {
   unsigned compute_units; /* SMs, or OpenCL compute units: how many blocks run side by side */
   unsigned max_block_threads;
   size_t shared_bytes; /* the most one block may have */
-  size_t cache_bytes;  /* the last-level cache in front of global memory (CUDA: L2); 0: unknown */
+  /* the last-level cache in front of global memory, 0: unknown. CUDA: the L2; OpenCL: the
+   * device's global-memory cache, which NVIDIA's OpenCL gives as 4 MiB on an H200 whose L2 CUDA
+   * gives as 60 MiB (duet-bench list, thirty-first session) */
+  size_t cache_bytes;
   size_t max_grid[3];  /* blocks per grid dimension */
   int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
   int subgroups; /* OpenCL sub-group functions: 1 cl_khr_subgroups, 2 cl_intel_subgroups, 0 none */
