@@ -47,7 +47,7 @@ typedef struct {
   size_t shared_bytes; /* the most one block may have */
   /* the last-level cache in front of global memory, 0: unknown. CUDA: the L2; OpenCL: the
    * device's global-memory cache, which NVIDIA's OpenCL gives as 4 MiB on an H200 whose L2 CUDA
-   * gives as 60 MiB (duet-bench list, thirty-first session) */
+   * gives as 60 MiB (as duet-bench prints its devices, thirty-first session) */
   size_t cache_bytes;
   size_t max_grid[3];  /* blocks per grid dimension */
   int runtime_compile; /* kernels are built at run time, so any tunable value can be used */
