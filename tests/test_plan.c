@@ -880,6 +880,7 @@ static void clusters(void) {
   t[DUET__T_GEMM_SPLITK_CLUSTER] = saved;
   /* a lone block's wait inside the cache too: more slices a cluster, two blocks a unit (the
    * thirty-first session's lab build ran these plans) */
+  const int saved_wait = t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT];
   t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = 25;
   const want_plan waits[] = {
       {"GEMM_COST_CLUSTER_WAIT_PCT 25: 640 x 1536 x 4096 in clusters of 4 slices",
@@ -892,7 +893,7 @@ static void clusters(void) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_CS_NN, 2))},
   };
   check_plans(&d, waits, sizeof waits / sizeof waits[0]);
-  t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = 0;
+  t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = saved_wait;
   device unusable = d;
   unusable.name = "H200 CUDA whose small cluster kernel did not load";
   unusable.caps.unusable[K(SGEMM_FAST_SMALL_CS_NN)] = 1;
