@@ -2,10 +2,10 @@
 /* SGEMM fast (everything that gets to cuBLAS), its stream-K kernels and the split-K reduction.
  * Row-major C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
  * Written once for both backends in the dialect of src/duet_kernel.h and kernels_cl/builtin.h
- * (which says how each backend builds it). Seven groups build this file: gemm_fast (the big tile,
+ * (which says how each backend builds it). Eight groups build this file: gemm_fast (the big tile,
  * the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K, the latter for
  * split-K summed in its one launch: src/gemm_plan.c, fuse_splits), and gemm_fast_small, _tall,
- * _wide, _mid and _narrow (fast alone; on CUDA the small and tiny tiles also take the cluster
+ * _wide, _mid, _narrow and _flat (fast alone; on CUDA the small and tiny tiles also take the cluster
  * kernels, fast_cluster_tiles), each with the GEMM_FAST_TINY_, ... values under the
  * GEMM_FAST_ names: -D options renamed on OpenCL, a namespace of its own on CUDA,
  * kernels_cu/gemm_fast.cu.
@@ -68,16 +68,18 @@
  *     accumulators and more of them (the tall and wide tiles' 4 + 1 float4s): 512 threads per
  *     SM, a cap of 128 registers (128x128x8, 256 threads: 2 blocks; without it nvcc gave the
  *     tall and wide tiles 165 registers, 3 blocks of 128 threads);
- *   up to 64 accumulators but more prefetch registers: a cap of about 168 registers;
- *   more accumulators (16 x 8): 256 threads per SM, up to 255 registers (nvidia-sm80's big tile
- *     fits them without spills: docs/results/tuning-notes.md). */
+ *   more accumulators (16 x 8), or 64 and more prefetch registers (the mid and flat tiles' 3
+ *     float4s of 128 threads): 256 threads per SM, up to 255 registers (nvidia-sm80's big tile
+ *     fits them without spills: docs/results/tuning-notes.md; its mid tile spilled under the
+ *     cap of 168 that 3 blocks leave, and ran 4096 x 64 x 16384 11% faster at 2 blocks than the
+ *     tiny tile: docs/results/h200.md, thirty-second session). */
 #define FAST_MAX1(x) ((x) > 1 ? (x) : 1)
-#define FAST_MIN_BLOCKS                                                    \
-  (GEMM_FAST_TM * GEMM_FAST_TN > 64 ? FAST_MAX1(256 / FAST_NT)             \
-   : GEMM_FAST_TM * GEMM_FAST_TN <= 32 ||                                  \
-           (GEMM_FAST_BM + GEMM_FAST_BN) * GEMM_FAST_BK / 4 <= 2 * FAST_NT \
-       ? 512 / FAST_NT                                                     \
-       : FAST_MAX1(65536 / 168 / FAST_NT))
+#define FAST_MIN_BLOCKS                                                         \
+  (GEMM_FAST_TM * GEMM_FAST_TN > 64 ||                                          \
+           (GEMM_FAST_TM * GEMM_FAST_TN > 32 &&                                 \
+            (GEMM_FAST_BM + GEMM_FAST_BN) * GEMM_FAST_BK / 4 > 2 * FAST_NT)     \
+       ? FAST_MAX1(256 / FAST_NT)                                               \
+       : 512 / FAST_NT)
 STATIC_CHECK((FAST_LM * FAST_LN) == 32, fast_warp_lanes_tile_the_warp_tile);
 STATIC_CHECK(GEMM_FAST_TM % 4 == 0 && GEMM_FAST_TN % 4 == 0 && GEMM_FAST_BK % 4 == 0,
              fast_micro_tiles_of_4x4_and_BK_a_multiple_of_4);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* SGEMM fast, its stream-K kernels and the split-K reduction for CUDA: kernels_cl/gemm_fast.cl,
  * written once for both backends, compiled here once per tuning set and tile (kernels_cl/builtin.h
- * says how), and the registry's rows for them, for seven groups: gemm_fast (fast at the GEMM_FAST_
+ * says how), and the registry's rows for them, for eight groups: gemm_fast (fast at the GEMM_FAST_
  * tile, the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K at the
- * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide, _mid and _narrow (fast at the
- * GEMM_FAST_SMALL_, _TALL_, _WIDE_, _MID_ and _NARROW_ tiles), as the OpenCL programs serve them
+ * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide, _mid, _narrow and _flat (fast at the
+ * GEMM_FAST_SMALL_, _TALL_, _WIDE_, _MID_, _NARROW_ and _FLAT_ tiles), as the OpenCL programs serve them
  * through renamed -D options. The small and tiny tiles' groups take the cluster kernels
  * (duet_sgemm_fast_cs_*), which only CUDA builds. */
 #include <stdint.h>
@@ -30,8 +30,8 @@
 #define GEMM_SPLITK_REDUCE_ROWS TUN_CONST(DUET_SET, GEMM_SPLITK_REDUCE_ROWS)
 
 /* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
- * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide, _mid and _narrow, fast alone
- * (as the gemm_fast_small ... gemm_fast_narrow groups' OpenCL programs build them). fast is its _nn
+ * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide, _mid, _narrow and _flat, fast
+ * alone (as the gemm_fast_small ... gemm_fast_flat groups' OpenCL programs build them). fast is its _nn
  * kernel alone at each tile: on CUDA it holds the four transpose bodies and serves the four names,
  * but at the big tile nn and tn have their own, duet_sgemm_fast_nn_alone and _tn_alone
  * (FAST_ALONE in gemm_fast.cl, the registry below). */
@@ -102,6 +102,11 @@
 #define FAST_PREFIX GEMM_FAST_NARROW_
 #define PER_SET_SUFFIX _narrow
 #include "every_set.inc"
+#undef PER_SET_SUFFIX
+#undef FAST_PREFIX
+#define FAST_PREFIX GEMM_FAST_FLAT_
+#define PER_SET_SUFFIX _flat
+#include "every_set.inc"
 #undef DUET_WANT_duet_sgemm_fast_nn
 #undef DUET_KERNEL_ONLY
 #undef PER_SET_SUFFIX
@@ -159,6 +164,7 @@
 #define WIDE_ROWS(S, ...) FOUR_NAMES(S, set##S##_wide, GEMM_FAST_WIDE_, duet_sgemm_fast)
 #define MID_ROWS(S, ...) FOUR_NAMES(S, set##S##_mid, GEMM_FAST_MID_, duet_sgemm_fast)
 #define NARROW_ROWS(S, ...) FOUR_NAMES(S, set##S##_narrow, GEMM_FAST_NARROW_, duet_sgemm_fast)
+#define FLAT_ROWS(S, ...) FOUR_NAMES(S, set##S##_flat, GEMM_FAST_FLAT_, duet_sgemm_fast)
 
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST)[] = {DUET__FOR_EACH_SET(BIG_ROWS, )
                                                                     DUET_CU_END};
@@ -174,3 +180,5 @@ extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_MID)[] = {DUET__FOR_EA
                                                                         DUET_CU_END};
 extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_NARROW)[] = {
     DUET__FOR_EACH_SET(NARROW_ROWS, ) DUET_CU_END};
+extern "C" const duet__cu_kernel DUET__CU_TABLE(GEMM_FAST_FLAT)[] = {DUET__FOR_EACH_SET(FLAT_ROWS, )
+                                                                         DUET_CU_END};

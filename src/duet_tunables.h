@@ -69,6 +69,15 @@
  * GEMM_FAST_NARROW_PCT    the narrow tile's multiply-add rate in the cost model (at the tiny
  *                         tile's blocks a unit), in percent of the small tile's; 0: never weighed
  *                         (nvidia-sm80: 80, the tall tile's rate, on both backends)
+ * GEMM_FAST_FLAT_*        the same kernel at the mid tile turned on its side (64 x 128 on the
+ *                         GPU sets), for a C whose rows fit one across: cuBLAS's tile for 64 x
+ *                         4096 x 16384, where the tiny tile's 64 x 64 ran at 0.70 of it
+ * GEMM_FAST_MID_THIN_PCT  the mid and flat tiles' multiply-add rate in the cost model (at
+ *                         GEMM_FAST_MID_PER_CU blocks a unit), in percent of the small tile's,
+ *                         where C is thin on one side alone and that side fits one of them across
+ *                         but not a tall (wide) tile: more columns than GEMM_FAST_TALL_BN, at most
+ *                         GEMM_FAST_MID_BN, and at least GEMM_FAST_MID_BM rows (the mid tile), or
+ *                         the same of rows for the flat one; 0: never (nvidia-sm80: 100)
  * GEMM_FAST_THIN          1: the cost model also weighs the tall tile for a piece at most
  *                         GEMM_FAST_TALL_BN columns wide and the wide tile for one at most
  *                         GEMM_FAST_WIDE_BM rows high (each at the tiny tile's blocks a unit and
@@ -332,6 +341,15 @@
   X(GEMM_FAST_NARROW_TN,      4,   4,   4) \
   X(GEMM_FAST_NARROW_BAND,   16,  16,  16) \
   DUET__FAST_RULES(GEMM_FAST_NARROW_) \
+  X(GEMM_FAST_FLAT_BM,       64,  64,  32) \
+  X(GEMM_FAST_FLAT_BN,      128, 128,  64) \
+  X(GEMM_FAST_FLAT_BK,        8,   8,   8) \
+  X(GEMM_FAST_FLAT_WM,       64,  64,  32) \
+  X(GEMM_FAST_FLAT_WN,       32,  32,  32) \
+  X(GEMM_FAST_FLAT_TM,        8,   8,   8) \
+  X(GEMM_FAST_FLAT_TN,        8,   8,   4) \
+  X(GEMM_FAST_FLAT_BAND,     16,  16,  16) \
+  DUET__FAST_RULES(GEMM_FAST_FLAT_) \
   X(GEMM_FAST_NARROW_PCT,     0,  80,   0) \
   X(GEMM_FAST_MID_PER_CU,     3,   3,   1) \
   X(GEMM_FAST_MID_PCT,        0,   0,   0) \
@@ -349,17 +367,6 @@
   X(GEMM_FAST_TINY_PCT,      80,  80,  50) \
   X(GEMM_FAST_SHALLOW_K,      0, 128,   0) \
   X(GEMM_FAST_SHALLOW_TINY_K, 0,  32,   0) \
-  X(GEMM_COST_LANES,         64, 128,   8) \
-  X(GEMM_COST_LAT,          500, 500,   1) \
-  X(GEMM_SPLITK_MIN_K,       64,  64, 256) \
-  X(GEMM_SPLITK_MAX,       1024,1024,   8) \
-  X(GEMM_SPLITK_MAX_MIB,     64,  64,  64) \
-  X(GEMM_SPLITK_LAUNCH,       8,   8, 256) \
-  X(GEMM_SPLITK_BW,           4,   4,   1) \
-  X(GEMM_SPLITK_REDUCE_PER_CU, 16,  4,  4) \
-  X(GEMM_SPLITK_FUSE,         0,   0,   0) \
-  DUET__RULE(GEMM_SPLITK_FUSE, T(GEMM_SPLITK_FUSE) <= 64,                                          \
-             "GEMM_SPLITK_FUSE is at most 64 (the last block of a tile adds the others' slices)")  \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
   X(GEMM_PACK_MIN_INTENSITY, 256, 200, 256) \
@@ -429,6 +436,18 @@
   DUET__RULE(LAUNCH_OVERLAP, T(LAUNCH_OVERLAP) <= 1, "LAUNCH_OVERLAP is 0 or 1") \
   X(GEMM_FAST_BIG_SPLIT_PCT,  0, 120,   0) \
   X(GEMM_FAST_BIG_SPLIT_MIN_K, 768, 768, 768) \
+  X(GEMM_COST_LANES,         64, 128,   8) \
+  X(GEMM_COST_LAT,          500, 500,   1) \
+  X(GEMM_SPLITK_MIN_K,       64,  64, 256) \
+  X(GEMM_SPLITK_MAX,       1024,1024,   8) \
+  X(GEMM_SPLITK_MAX_MIB,     64,  64,  64) \
+  X(GEMM_SPLITK_LAUNCH,       8,   8, 256) \
+  X(GEMM_SPLITK_BW,           4,   4,   1) \
+  X(GEMM_SPLITK_REDUCE_PER_CU, 16,  4,  4) \
+  X(GEMM_SPLITK_FUSE,         0,   0,   0) \
+  DUET__RULE(GEMM_SPLITK_FUSE, T(GEMM_SPLITK_FUSE) <= 64,                                          \
+             "GEMM_SPLITK_FUSE is at most 64 (the last block of a tile adds the others' slices)")  \
+  X(GEMM_FAST_MID_THIN_PCT,   0, 100,   0) \
   X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
              "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")

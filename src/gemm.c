@@ -217,10 +217,10 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const fast_call *f, const 
   /* Reading past the piece pays only where it makes whole tiles of a ragged last row or column;
    * a strip thinner than its tile would only read more (a 1 x n strip all of A's next rows). */
   duet__shape tile; /* a fast or stream-K kernel's own tile, else (skinny) the big tile's */
-  _Static_assert(DUET__K_SGEMM_FAST_NARROW_TT + 1 == DUET__K_SGEMM_FAST_SK_NN &&
+  _Static_assert(DUET__K_SGEMM_FAST_FLAT_TT + 1 == DUET__K_SGEMM_FAST_SK_NN &&
                      DUET__K_SGEMM_FAST_SK_TT + 1 == DUET__K_SGEMM_FAST_TINY_SK_NN &&
                      DUET__K_SGEMM_FAST_TINY_SK_TT + 1 == DUET__K_SGEMM_FAST_SMALL_CS_NN,
-                 "the fast, stream-K and cluster kernels (big to narrow, then stream-K's, then "
+                 "the fast, stream-K and cluster kernels (big to flat, then stream-K's, then "
                  "the clusters') are one run of ids");
   const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_TINY_CS_TT;
   duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);

@@ -238,8 +238,9 @@ static size_t max_slices(const inputs *x, const duet__gemm_piece *q) {
  * that side alone, GEMM_FAST_THIN) in one slice where k is at most GEMM_FAST_SHALLOW_TINY_K; the
  * big tile where it gives enough tiles to fill the compute units, the piece fills enough of them
  * (GEMM_FAST_BIG_FILL_PCT) and k is deeper than GEMM_FAST_SHALLOW_K, else the small, the mid
- * (GEMM_FAST_MID_PCT), the tiny, the tall, the narrow (GEMM_FAST_NARROW_PCT) or the wide tile
- * (GEMM_FAST_THIN), in one launch or split along k, or the big tile split along k
+ * (GEMM_FAST_MID_PCT, or GEMM_FAST_MID_THIN_PCT where the piece is one of them across), the flat
+ * (GEMM_FAST_MID_THIN_PCT), the tiny, the tall, the narrow (GEMM_FAST_NARROW_PCT) or the wide
+ * tile (GEMM_FAST_THIN), in one launch or split along k, or the big tile split along k
  * (GEMM_FAST_BIG_SPLIT_PCT), whichever piece_cost finds fastest.
  * The slice counts tried: 1, the most that give the busiest unit b blocks for b up to four rounds
  * of resident blocks, and the most allowed (at n = 1024 on 132 units: 64 small tiles in 4 slices;
@@ -255,6 +256,13 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const int thin_rows = T(GEMM_FAST_THIN) && q->rows <= T(GEMM_FAST_WIDE_BM);
   /* ... or one narrow tile across (GEMM_FAST_NARROW_PCT) */
   const int narrow_cols = thin_cols && T(GEMM_FAST_NARROW_PCT) && q->cols <= T(GEMM_FAST_NARROW_BN);
+  /* ... or, too thick for those, one mid tile across and at least one high, or one flat tile
+   * high and at least one across (GEMM_FAST_MID_THIN_PCT) */
+  const size_t thin_pct = T(GEMM_FAST_MID_THIN_PCT);
+  const int mid_cols = thin_pct && q->cols > T(GEMM_FAST_TALL_BN) &&
+                       q->cols <= T(GEMM_FAST_MID_BN) && q->rows >= T(GEMM_FAST_MID_BM);
+  const int flat_rows = thin_pct && q->rows > T(GEMM_FAST_WIDE_BM) &&
+                        q->rows <= T(GEMM_FAST_FLAT_BM) && q->cols >= T(GEMM_FAST_FLAT_BN);
   if (k <= T(GEMM_FAST_SHALLOW_TINY_K) && duet__gemm_kernel_fits(x->caps, tun, tiny)) {
     /* a C thin on one side only takes the thin tile of that side (as many outputs a block as
      * the tiny tile, none of them past the C's thin side) */
@@ -273,8 +281,17 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
    * where the square tiles' extra outputs hide in idle units, and theirs are loads saved */
   const duet__kernel small = duet__kernel_for_trans(DUET__K_SGEMM_FAST_SMALL_NN, ta, tb);
   const size_t tiny_cu = T(GEMM_FAST_TINY_PER_CU), tiny_pct = T(GEMM_FAST_TINY_PCT);
-  tile_kind kinds[7];
+  tile_kind kinds[8];
   int nkinds = 0;
+  /* the mid tile as a thin one (at its own residency) replaces its weighing as a square one */
+  if (mid_cols)
+    kinds[nkinds++] =
+        kind_of(DUET__K_SGEMM_FAST_MID_NN, ta, tb, T(GEMM_FAST_MID_BM), T(GEMM_FAST_MID_BN),
+                T(GEMM_FAST_MID_BK), T(GEMM_FAST_MID_PER_CU), thin_pct);
+  if (flat_rows)
+    kinds[nkinds++] =
+        kind_of(DUET__K_SGEMM_FAST_FLAT_NN, ta, tb, T(GEMM_FAST_FLAT_BM), T(GEMM_FAST_FLAT_BN),
+                T(GEMM_FAST_FLAT_BK), T(GEMM_FAST_MID_PER_CU), thin_pct);
   if (narrow_cols) /* before the tall tile, whose model time it ties where it computes less */
     kinds[nkinds++] =
         kind_of(DUET__K_SGEMM_FAST_NARROW_NN, ta, tb, T(GEMM_FAST_NARROW_BM),
@@ -290,7 +307,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
               T(GEMM_FAST_SMALL_BK), T(GEMM_FAST_SMALL_PER_CU), 100);
   /* the mid tile only where the small tiles leave units idle: on C of more small tiles its
    * higher rate in the model (where it stands in for fewer k slices) did not hold */
-  if (T(GEMM_FAST_MID_PCT) && tiles_over(fast_tile(tun, 1), q->rows, q->cols) < u)
+  if (!mid_cols && T(GEMM_FAST_MID_PCT) && tiles_over(fast_tile(tun, 1), q->rows, q->cols) < u)
     kinds[nkinds++] =
         kind_of(DUET__K_SGEMM_FAST_MID_NN, ta, tb, T(GEMM_FAST_MID_BM), T(GEMM_FAST_MID_BN),
                 T(GEMM_FAST_MID_BK), T(GEMM_FAST_MID_PER_CU), T(GEMM_FAST_MID_PCT));
@@ -338,7 +355,8 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     /* the mid tile only where it takes fewer k slices than the small tile would: where it took
      * as many or more (512^2 x 32768 on NVIDIA's OpenCL, 37 against 33), its rate in the model
      * did not hold (docs/results/tuning-notes.md) */
-    const int mid_no_fewer = f->kernel == mid && small_slices && kind_slices >= small_slices;
+    const int mid_no_fewer =
+        f->kernel == mid && !mid_cols && small_slices && kind_slices >= small_slices;
     if (!mid_no_fewer && (best < 0 || kind_best < best))
       best = kind_best, q->kernel = f->kernel, q->splits = (unsigned)kind_slices;
     /* the cluster kernel in 2 .. GEMM_SPLITK_CLUSTER slices, where it is cheaper still (a tie

@@ -89,8 +89,8 @@ static void shape_sgemm_register(const int *t, duet__shape *s) {
 }
 /* fast: a 1D block of one warp per WM x WN piece of the BM x BN tile; two BK-deep buffers with
  * rows padded by 4 floats, and 16 bytes for OpenCL to align its __local pointer. The small,
- * tiny, tall, wide, mid and narrow variants are the same kernel at the GEMM_FAST_SMALL_, _TINY_,
- * _TALL_, _WIDE_, _MID_ and _NARROW_ values. */
+ * tiny, tall, wide, mid, narrow and flat variants are the same kernel at the GEMM_FAST_SMALL_,
+ * _TINY_, _TALL_, _WIDE_, _MID_, _NARROW_ and _FLAT_ values. */
 static void shape_fast(unsigned bm, unsigned bn, unsigned bk, unsigned wm, unsigned wn,
                        duet__shape *s) {
   *s = (duet__shape){.tile_x = bn,
@@ -122,6 +122,7 @@ SHAPE_FAST_AT(shape_sgemm_fast_tall, GEMM_FAST_TALL_)
 SHAPE_FAST_AT(shape_sgemm_fast_wide, GEMM_FAST_WIDE_)
 SHAPE_FAST_AT(shape_sgemm_fast_mid, GEMM_FAST_MID_)
 SHAPE_FAST_AT(shape_sgemm_fast_narrow, GEMM_FAST_NARROW_)
+SHAPE_FAST_AT(shape_sgemm_fast_flat, GEMM_FAST_FLAT_)
 #undef SHAPE_FAST_AT
 /* skinny: DUET__SKINNY_LX x DUET__SKINNY_KG threads over DUET__SKINNY_TILE outputs along the
  * strip (DUET__SKINNY_PER_THREAD per thread, for each of up to GEMM_SKINNY_S thin rows), the k
@@ -268,6 +269,8 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
               FAST_TUNABLES(GEMM_FAST_MID_), shape_sgemm_fast_mid),
     FOUR_ROWS(SGEMM_FAST_NARROW, "duet_sgemm_fast", GEMM_FAST_NARROW, FAST_SIG,
               FAST_TUNABLES(GEMM_FAST_NARROW_), shape_sgemm_fast_narrow),
+    FOUR_ROWS(SGEMM_FAST_FLAT, "duet_sgemm_fast", GEMM_FAST_FLAT, FAST_SIG,
+              FAST_TUNABLES(GEMM_FAST_FLAT_), shape_sgemm_fast_flat),
     /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
     FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
               FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),

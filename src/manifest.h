@@ -29,6 +29,7 @@
   X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_", 1)       \
   X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_", 1)          \
   X(GEMM_FAST_NARROW, "gemm_fast_narrow", "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_", 1) \
+  X(GEMM_FAST_FLAT, "gemm_fast_flat", "gemm_fast", "GEMM_FAST_FLAT_", "GEMM_FAST_", 1)       \
   X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0, 1)                                      \
   X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0, 1)                                            \
   X(GEMM_PACK, "gemm_pack", "gemm_pack", 0, 0, 1)                                            \
@@ -90,6 +91,10 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(SGEMM_FAST_NARROW_NT)   \
   X(SGEMM_FAST_NARROW_TN)   \
   X(SGEMM_FAST_NARROW_TT)   \
+  X(SGEMM_FAST_FLAT_NN)     \
+  X(SGEMM_FAST_FLAT_NT)     \
+  X(SGEMM_FAST_FLAT_TN)     \
+  X(SGEMM_FAST_FLAT_TT)     \
   X(SGEMM_FAST_SK_NN)       \
   X(SGEMM_FAST_SK_NT)       \
   X(SGEMM_FAST_SK_TN)       \
@@ -136,7 +141,7 @@ typedef enum {
 
 /* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
  * tn, tt from the four's first (SGEMM_FAST_NN, _SMALL_NN, _TINY_NN, _TALL_NN, _WIDE_NN, _MID_NN,
- * _NARROW_NN, _SK_NN, _TINY_SK_NN, _SMALL_CS_NN, _TINY_CS_NN): the kernel of the four that starts
+ * _NARROW_NN, _FLAT_NN, _SK_NN, _TINY_SK_NN, _SMALL_CS_NN, _TINY_CS_NN): the kernel of the four that starts
  * at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);

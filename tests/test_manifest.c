@@ -57,8 +57,10 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
    * by 16 where CUDA's steps by 8, the plan weighs the mid tile where CUDA's does not,
    * split-K's second launch costs the plan 8 times CUDA's, the tiny tile sums up to 4 k
    * slices in its one launch where CUDA's launches the reduction, and an unaligned operand is
-   * packed from 220 flops a copied byte where CUDA's packs from 200; and one the set gives both
-   * backends alike, the narrow tile's rate (a refinement before the twenty-first session). */
+   * packed from 220 flops a copied byte where CUDA's packs from 200, and the mid and flat tiles
+   * step k by 16 where CUDA's step by 8; on CUDA alone, the plan counts 2 mid (and flat) blocks
+   * an SM where OpenCL's counts the set's 3; and one the set gives both backends alike, the
+   * narrow tile's rate (a refinement before the twenty-first session). */
   static const struct {
     const char *name;
     int cuda, opencl;
@@ -74,6 +76,9 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"GEMM_SPLITK_LAUNCH", 8, 64},
                  {"GEMM_SPLITK_FUSE", 0, 4},
                  {"GEMM_FAST_NARROW_PCT", 80, 80},
+                 {"GEMM_FAST_MID_BK", 8, 16},
+                 {"GEMM_FAST_FLAT_BK", 8, 16},
+                 {"GEMM_FAST_MID_PER_CU", 2, 3},
                  {"GEMM_PACK_MIN_INTENSITY", 200, 220}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
@@ -213,10 +218,10 @@ static void reach_cluster_kernels(const harness_dev *dev) {
   }
 }
 
-/* Every kernel of fast's plans: big, small, tiny, tall, wide, mid and narrow tile for each
+/* Every kernel of fast's plans: big, small, tiny, tall, wide, mid, narrow and flat tile for each
  * transpose pair (the small and tiny ones and split-K's reduction on plain, a context that sums
  * no slices in the launch or through clusters), skinny and skinny-dot in both orientations, GEMV
- * and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid and narrow tiles and
+ * and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid, narrow and flat tiles and
  * stream-K for each transpose pair (on sk, a context whose set plans them), split-K summed in
  * the launch, stream-K at the tiny tile, for each transpose pair (on fused, a context that sums
  * slices in the launch), and the cluster kernels (on clusters, a context that weighs them). The
@@ -238,6 +243,8 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
   const size_t wbn = (size_t)tunable(ctx, "GEMM_FAST_WIDE_BN");
   const size_t nbm = (size_t)tunable(ctx, "GEMM_FAST_NARROW_BM");
   const size_t nbn = (size_t)tunable(ctx, "GEMM_FAST_NARROW_BN");
+  const size_t fbm = (size_t)tunable(ctx, "GEMM_FAST_FLAT_BM");
+  const size_t fbn = (size_t)tunable(ctx, "GEMM_FAST_FLAT_BN");
   const gemm_call split[] = {{DUET_NO_TRANS, DUET_TRANS, 40, 50, 1030, 1},
                              {DUET_NO_TRANS, DUET_NO_TRANS, 40, 50, 4100, 0}};
   const gemm_call skinny_rows[] = {{DUET_NO_TRANS, DUET_NO_TRANS, 2, 700, 301, 1},
@@ -282,7 +289,7 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
    * 132 units, and one small tile with k = 16384 on 2), or a strip of a small tile a unit where
    * the mid tile takes fewer (GEMM_FAST_MID_PCT); half a tiny tile (the small tile's would be
    * three quarters padding) */
-  static const char *const tile_names[7][4][2] = {
+  static const char *const tile_names[8][4][2] = {
       {{"duet_sgemm_fast_nn", "duet_sgemm_fast_nn [gemm_fast,"},
        {"duet_sgemm_fast_nt", "duet_sgemm_fast_nt [gemm_fast,"},
        {"duet_sgemm_fast_tn", "duet_sgemm_fast_tn [gemm_fast,"},
@@ -310,7 +317,11 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
       {{"duet_sgemm_fast_nn of the narrow tile", "duet_sgemm_fast_nn [gemm_fast_narrow,"},
        {"duet_sgemm_fast_nt of the narrow tile", "duet_sgemm_fast_nt [gemm_fast_narrow,"},
        {"duet_sgemm_fast_tn of the narrow tile", "duet_sgemm_fast_tn [gemm_fast_narrow,"},
-       {"duet_sgemm_fast_tt of the narrow tile", "duet_sgemm_fast_tt [gemm_fast_narrow,"}}};
+       {"duet_sgemm_fast_tt of the narrow tile", "duet_sgemm_fast_tt [gemm_fast_narrow,"}},
+      {{"duet_sgemm_fast_nn of the flat tile", "duet_sgemm_fast_nn [gemm_fast_flat,"},
+       {"duet_sgemm_fast_nt of the flat tile", "duet_sgemm_fast_nt [gemm_fast_flat,"},
+       {"duet_sgemm_fast_tn of the flat tile", "duet_sgemm_fast_tn [gemm_fast_flat,"},
+       {"duet_sgemm_fast_tt of the flat tile", "duet_sgemm_fast_tt [gemm_fast_flat,"}}};
   for (int tr = 0; tr < 4; tr++) {
     const duet_trans ta = tr >> 1 ? DUET_TRANS : DUET_NO_TRANS;
     const duet_trans tb = tr & 1 ? DUET_TRANS : DUET_NO_TRANS;
@@ -358,6 +369,13 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
                                 {ta, tb, 4 * units * nbm, nbn, 256, 0}};
     const target narrow_t = {tile_names[6][tr][0], {tile_names[6][tr][1], NULL}};
     reach(sk, &narrow_t, narrow, sizeof narrow / sizeof narrow[0]);
+    /* the flat tile (on sk too, GEMM_FAST_MID_THIN_PCT): C one flat tile high, ragged, then whole
+     * tiles, at a deep k */
+    const gemm_call flat[] = {{ta, tb, fbm - 3, 2 * units * fbn + 5, 4096, 1},
+                              {ta, tb, fbm, 4 * units * fbn, 4096, 0},
+                              {ta, tb, fbm, 8 * fbn, 16384, 0}};
+    const target flat_t = {tile_names[7][tr][0], {tile_names[7][tr][1], NULL}};
+    reach(sk, &flat_t, flat, sizeof flat / sizeof flat[0]);
   }
   /* stream-K: from the fewest big tiles that take the big tile (75% of the units) up, whole
    * tiles under a wave or a wave with a quarter idle */
@@ -470,14 +488,15 @@ static void check_sets(const harness_dev *dev) {
     check_tunables(dev, ctx, set);
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
-    /* stream-K, the mid and narrow tiles and skinny-dot where the set plans them, else with
+    /* stream-K, the mid, narrow and flat tiles and skinny-dot where the set plans them, else with
      * DUET_TUNE turning them on (plan tunables, so CUDA takes them too) on another context of the
      * same set; split-K summed in the launch and split-K's reduction, one on the set's context
      * and the other on one that turns GEMM_SPLITK_FUSE on or off */
-    char spec[128] = "";
+    char spec[256] = "";
     if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) strcat(spec, ",GEMM_FAST_STREAMK_PCT=5");
     if (tunable(ctx, "GEMM_FAST_MID_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_PCT=110");
     if (tunable(ctx, "GEMM_FAST_NARROW_PCT") == 0) strcat(spec, ",GEMM_FAST_NARROW_PCT=80");
+    if (tunable(ctx, "GEMM_FAST_MID_THIN_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_THIN_PCT=100");
     if (tunable(ctx, "GEMM_FAST_SKINNY_DOT") == 0) strcat(spec, ",GEMM_FAST_SKINNY_DOT=1");
     const int fuses = tunable(ctx, "GEMM_SPLITK_FUSE") > 0;
     duet_ctx *sk_ctx = tuned_ctx(dev, set, spec);

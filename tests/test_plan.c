@@ -288,9 +288,10 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_NARROW_NN, 16))},
       {"32 columns: the tall tile, 16 slices", CALL(AUTO, NN, 4096, 32, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 32, SGEMM_FAST_TALL_NN, 16))},
-      {"33 columns are wider than the tall tile: the tiny tile, 8 slices (B packed: ldb 33)",
+      {"33 columns are wider than the tall tile: the mid tile across them "
+       "(GEMM_FAST_MID_THIN_PCT), 8 slices (B packed: ldb 33)",
        CALL(AUTO, NN, 4096, 33, 4096),
-       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_TINY_NN, 8))},
+       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_MID_NN, 8))},
       /* GEMV, issue 22: a row or a column of C in all four transposes, one launch each */
       {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 16 slices (GEMV_ALONG_PER_CU 4)",
        CALL(AUTO, NN, 1, 4096, 4096),
@@ -836,10 +837,23 @@ static void clusters(void) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 64))},
       {"the big tile where it fills the units", CALL(AUTO, NN, 4096, 4096, 4096),
        FAST_PLAN(0, 0, 1, PIECE(0, 4096, 0, 4096, FAST_NN))},
+      /* C one mid tile wide or one flat tile high (GEMM_FAST_MID_THIN_PCT): cuBLAS's tiles and
+       * slices there (docs/results/h200.md, thirty-second session) */
+      {"64 x 4096 x 16384: 32 flat tiles in 8 slices", CALL(AUTO, NN, 64, 4096, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_FLAT_NN, 8))},
+      {"64 x 4096 x 16384, A transposed: the flat tile's tn kernel", CALL(AUTO, TN, 64, 4096, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_FLAT_TN, 8))},
+      {"4096 x 64 x 16384: 32 mid tiles in 8 slices", CALL(AUTO, NN, 4096, 64, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_MID_NN, 8))},
+      {"4096 x 64 x 16384, both transposed: the mid tile's tt kernel",
+       CALL(AUTO, TT, 4096, 64, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_MID_TT, 8))},
+      {"64^2 x 262144, thin on both sides: the tiny tile, no mid or flat one",
+       CALL(AUTO, NN, 64, 64, 262144),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 64, SGEMM_FAST_TINY_NN, 395))},
+      {"65536 x 32 x 256, one tall tile wide: the tall tile, not the mid",
+       CALL(AUTO, NN, 65536, 32, 256), FAST_PLAN(0, 0, 1, PIECE(0, 65536, 0, 32, FAST_TALL_NN))},
       /* operands past the cache: a lone block of a cluster waits for its loads */
-      {"64 x 4096 x 16384, 272 MB of operands: 64 tiny tiles in 6 slices, no cluster",
-       CALL(AUTO, NN, 64, 4096, 16384),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_NN, 6))},
       {"128 x 4096 x 32768, 553 MB: 32 small tiles in 8 slices, no cluster",
        CALL(AUTO, NN, 128, 4096, 32768),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 4096, SGEMM_FAST_SMALL_NN, 8))},
@@ -853,9 +867,9 @@ static void clusters(void) {
   uncached.name = "H200 CUDA with clusters, its cache not known";
   uncached.caps.cache_bytes = 0;
   const want_plan u[] = {
-      {"64 x 4096 x 16384: 64 tiny tiles in 2 slices, a cluster each",
-       CALL(AUTO, NN, 64, 4096, 16384),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_CS_NN, 2))},
+      {"128 x 4096 x 32768: 32 small tiles in 4 slices, a cluster each",
+       CALL(AUTO, NN, 128, 4096, 32768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 4096, SGEMM_FAST_SMALL_CS_NN, 4))},
   };
   check_plans(&uncached, u, sizeof u / sizeof u[0]);
   /* before the kernels load, no resident counts: units * blocks a unit / slices assumed */
@@ -894,6 +908,25 @@ static void clusters(void) {
   };
   check_plans(&d, waits, sizeof waits / sizeof waits[0]);
   t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = saved_wait;
+  /* the mid and flat tiles as thin ones off (GEMM_FAST_MID_THIN_PCT 0), or the flat tile not
+   * loaded: the tiny tile's plan before them */
+  const want_plan tiny_again = {
+      "64 x 4096 x 16384: 64 tiny tiles in 6 slices, no cluster (operands past the cache)",
+      CALL(AUTO, NN, 64, 4096, 16384),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_NN, 6))};
+  const int saved_thin = t[DUET__T_GEMM_FAST_MID_THIN_PCT];
+  t[DUET__T_GEMM_FAST_MID_THIN_PCT] = 0;
+  check_plan(&d, &tiny_again);
+  const want_plan tall_tiny = {
+      "GEMM_FAST_MID_THIN_PCT 0: 4096 x 64 x 16384 on 64 tiny tiles in 6 slices",
+      CALL(AUTO, NN, 4096, 64, 16384),
+      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_TINY_NN, 6))};
+  check_plan(&d, &tall_tiny);
+  t[DUET__T_GEMM_FAST_MID_THIN_PCT] = saved_thin;
+  device no_flat = d;
+  no_flat.name = "H200 CUDA whose flat tile did not load";
+  no_flat.caps.unusable[K(SGEMM_FAST_FLAT_NN)] = 1;
+  check_plan(&no_flat, &tiny_again);
   device unusable = d;
   unusable.name = "H200 CUDA whose small cluster kernel did not load";
   unusable.caps.unusable[K(SGEMM_FAST_SMALL_CS_NN)] = 1;
