@@ -5,8 +5,8 @@
  * (which says how each backend builds it). Eight groups build this file: gemm_fast (the big tile,
  * the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K, the latter for
  * split-K summed in its one launch: src/gemm_plan.c, fuse_splits), and gemm_fast_small, _tall,
- * _wide, _mid, _narrow and _flat (fast alone; on CUDA the small and tiny tiles also take the cluster
- * kernels, fast_cluster_tiles), each with the GEMM_FAST_TINY_, ... values under the
+ * _wide, _mid, _narrow and _flat (fast alone; on CUDA the small and tiny tiles also take the
+ * cluster kernels, fast_cluster_tiles), each with the GEMM_FAST_TINY_, ... values under the
  * GEMM_FAST_ names: -D options renamed on OpenCL, a namespace of its own on CUDA,
  * kernels_cu/gemm_fast.cu.
  *
@@ -74,11 +74,11 @@
  *     cap of 168 that 3 blocks leave, and ran 4096 x 64 x 16384 11% faster at 2 blocks than the
  *     tiny tile: docs/results/h200.md, thirty-second session). */
 #define FAST_MAX1(x) ((x) > 1 ? (x) : 1)
-#define FAST_MIN_BLOCKS                                                         \
-  (GEMM_FAST_TM * GEMM_FAST_TN > 64 ||                                          \
-           (GEMM_FAST_TM * GEMM_FAST_TN > 32 &&                                 \
-            (GEMM_FAST_BM + GEMM_FAST_BN) * GEMM_FAST_BK / 4 > 2 * FAST_NT)     \
-       ? FAST_MAX1(256 / FAST_NT)                                               \
+#define FAST_MIN_BLOCKS                                                     \
+  (GEMM_FAST_TM * GEMM_FAST_TN > 64 ||                                      \
+           (GEMM_FAST_TM * GEMM_FAST_TN > 32 &&                             \
+            (GEMM_FAST_BM + GEMM_FAST_BN) * GEMM_FAST_BK / 4 > 2 * FAST_NT) \
+       ? FAST_MAX1(256 / FAST_NT)                                           \
        : 512 / FAST_NT)
 STATIC_CHECK((FAST_LM * FAST_LN) == 32, fast_warp_lanes_tile_the_warp_tile);
 STATIC_CHECK(GEMM_FAST_TM % 4 == 0 && GEMM_FAST_TN % 4 == 0 && GEMM_FAST_BK % 4 == 0,

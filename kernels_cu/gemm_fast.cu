@@ -4,8 +4,8 @@
  * says how), and the registry's rows for them, for eight groups: gemm_fast (fast at the GEMM_FAST_
  * tile, the stream-K kernels, the reduction), gemm_fast_tiny (fast and stream-K at the
  * GEMM_FAST_TINY_ tile), gemm_fast_small, _tall, _wide, _mid, _narrow and _flat (fast at the
- * GEMM_FAST_SMALL_, _TALL_, _WIDE_, _MID_, _NARROW_ and _FLAT_ tiles), as the OpenCL programs serve them
- * through renamed -D options. The small and tiny tiles' groups take the cluster kernels
+ * GEMM_FAST_SMALL_, _TALL_, _WIDE_, _MID_, _NARROW_ and _FLAT_ tiles), as the OpenCL programs serve
+ * them through renamed -D options. The small and tiny tiles' groups take the cluster kernels
  * (duet_sgemm_fast_cs_*), which only CUDA builds. */
 #include <stdint.h>
 
@@ -31,9 +31,9 @@
 
 /* Each set: namespace set<S>, the big tile's kernels (fast, stream-K, the reduction);
  * set<S>_tiny, fast and stream-K at that tile; _small, _tall, _wide, _mid, _narrow and _flat, fast
- * alone (as the gemm_fast_small ... gemm_fast_flat groups' OpenCL programs build them). fast is its _nn
- * kernel alone at each tile: on CUDA it holds the four transpose bodies and serves the four names,
- * but at the big tile nn and tn have their own, duet_sgemm_fast_nn_alone and _tn_alone
+ * alone (as the gemm_fast_small ... gemm_fast_flat groups' OpenCL programs build them). fast is its
+ * _nn kernel alone at each tile: on CUDA it holds the four transpose bodies and serves the four
+ * names, but at the big tile nn and tn have their own, duet_sgemm_fast_nn_alone and _tn_alone
  * (FAST_ALONE in gemm_fast.cl, the registry below). */
 #define PER_SET_SOURCE "gemm_fast.cl"
 #define DUET_KERNEL_ONLY

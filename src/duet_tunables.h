@@ -78,6 +78,10 @@
  *                         but not a tall (wide) tile: more columns than GEMM_FAST_TALL_BN, at most
  *                         GEMM_FAST_MID_BN, and at least GEMM_FAST_MID_BM rows (the mid tile), or
  *                         the same of rows for the flat one; 0: never (nvidia-sm80: 100)
+ * GEMM_FAST_MID_THIN_MIN_K  ... where k is at least this (nvidia-sm80 8192: on CUDA the thin
+ *                         mid tile ran k = 16384 12-21% faster than the tiny tile, k = 4096 2%
+ *                         and k = 1024 8% slower, where the tiny tile's cluster kernel sums its
+ *                         slices in its one launch; NVIDIA's OpenCL, without clusters, 0)
  * GEMM_FAST_THIN          1: the cost model also weighs the tall tile for a piece at most
  *                         GEMM_FAST_TALL_BN columns wide and the wide tile for one at most
  *                         GEMM_FAST_WIDE_BM rows high (each at the tiny tile's blocks a unit and
@@ -448,6 +452,7 @@
   DUET__RULE(GEMM_SPLITK_FUSE, T(GEMM_SPLITK_FUSE) <= 64,                                          \
              "GEMM_SPLITK_FUSE is at most 64 (the last block of a tile adds the others' slices)")  \
   X(GEMM_FAST_MID_THIN_PCT,   0, 100,   0) \
+  X(GEMM_FAST_MID_THIN_MIN_K, 0,8192,   0) \
   X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
              "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")

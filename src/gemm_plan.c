@@ -257,8 +257,8 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   /* ... or one narrow tile across (GEMM_FAST_NARROW_PCT) */
   const int narrow_cols = thin_cols && T(GEMM_FAST_NARROW_PCT) && q->cols <= T(GEMM_FAST_NARROW_BN);
   /* ... or, too thick for those, one mid tile across and at least one high, or one flat tile
-   * high and at least one across (GEMM_FAST_MID_THIN_PCT) */
-  const size_t thin_pct = T(GEMM_FAST_MID_THIN_PCT);
+   * high and at least one across (GEMM_FAST_MID_THIN_PCT, from GEMM_FAST_MID_THIN_MIN_K of k) */
+  const size_t thin_pct = k >= (size_t)T(GEMM_FAST_MID_THIN_MIN_K) ? T(GEMM_FAST_MID_THIN_PCT) : 0;
   const int mid_cols = thin_pct && q->cols > T(GEMM_FAST_TALL_BN) &&
                        q->cols <= T(GEMM_FAST_MID_BN) && q->rows >= T(GEMM_FAST_MID_BM);
   const int flat_rows = thin_pct && q->rows > T(GEMM_FAST_WIDE_BM) &&

@@ -141,8 +141,8 @@ typedef enum {
 
 /* fast's kernels come in fours, one per transpose combination, their ids in the order nn, nt,
  * tn, tt from the four's first (SGEMM_FAST_NN, _SMALL_NN, _TINY_NN, _TALL_NN, _WIDE_NN, _MID_NN,
- * _NARROW_NN, _FLAT_NN, _SK_NN, _TINY_SK_NN, _SMALL_CS_NN, _TINY_CS_NN): the kernel of the four that starts
- * at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
+ * _NARROW_NN, _FLAT_NN, _SK_NN, _TINY_SK_NN, _SMALL_CS_NN, _TINY_CS_NN): the kernel of the four
+ * that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);
 }

@@ -73,6 +73,9 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   the mid tile ran every shape it takes 3-12% faster with k steps of 16 than 8 (256^2 x 16384,
  *   128 x 16384 x 1024, 640 x 1536 x 4096; none slower), and the flat tile 64 x 4096 x 16384 5%
  *   faster; nvcc's are built with the set's 8.
+ *   nvidia-sm80 on OpenCL, GEMM_FAST_MID_THIN_MIN_K 0: NVIDIA's OpenCL ran C one mid tile wide
+ *   13% faster on it than on the tiny tile at k = 4096 too (4096 x 33 x 4096), where CUDA's
+ *   ran it 2% slower.
  *   nvidia-sm80 on CUDA, GEMM_FAST_MID_PER_CU 2: nvcc builds the mid (and flat) tile for 2
  *   blocks an SM (FAST_MIN_BLOCKS in kernels_cl/gemm_fast.cl: at 3 it spilled).
  *   nvidia-sm80 on OpenCL, GEMM_PACK_MIN_INTENSITY 220: with both operands packed in one launch,
@@ -95,6 +98,7 @@ static const struct {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_PACK_MIN_INTENSITY, 220},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_BK, 16},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_FLAT_BK, 16},
+    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_THIN_MIN_K, 0},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_CUDA, DUET__T_GEMM_FAST_MID_PER_CU, 2},
 };
 
@@ -154,7 +158,7 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_AUTO_TILED_MAX || t == DUET__T_GEMM_AUTO_COALESCED_MAX ||
          t == DUET__T_GEMM_FAST_THIN || t == DUET__T_GEMM_FAST_MID_PCT ||
          t == DUET__T_GEMM_SPLITK_FUSE || t == DUET__T_GEMM_FAST_NARROW_PCT ||
-         t == DUET__T_GEMM_FAST_MID_THIN_PCT ||
+         t == DUET__T_GEMM_FAST_MID_THIN_PCT || t == DUET__T_GEMM_FAST_MID_THIN_MIN_K ||
          t == DUET__T_GEMM_SPLITK_CLUSTER || t == DUET__T_GEMM_FAST_EDGE_LOADS ||
          t == DUET__T_LAUNCH_OVERLAP || t == DUET__T_GEMM_FAST_BIG_SPLIT_PCT ||
          t == DUET__T_GEMM_COST_CLUSTER_WAIT_PCT;

@@ -176,7 +176,8 @@ static const mnk mid[] = {{501, 499, 300}, {130, 1023, 256}, {63, 65, 4097}};
 /* The mid and flat tiles as thin ones (GEMM_FAST_MID_THIN_PCT): C one of them across, too wide
  * (high) for the tall (wide) tile, ragged, at a deep k: the first two on the cpu set's tiles (32
  * x 64 flat, 64 x 32 mid), the last two on the GPU sets' (64 x 128, 128 x 64). */
-static const mnk mid_thin[] = {{700, 29, 2051}, {29, 700, 2051}, {1001, 61, 4097}, {61, 1001, 4097}};
+static const mnk mid_thin[] = {
+    {700, 29, 2051}, {29, 700, 2051}, {1001, 61, 4097}, {61, 1001, 4097}};
 /* The big tile in k slices (GEMM_FAST_BIG_SPLIT_PCT): C of few big tiles that it fills, whole or
  * ragged, in k slices summed by the reduction: on the cpu set's tiles all six (4 to 19 slices),
  * on nvidia-sm80's the last two (11 and 15 slices of 256 x 128 tiles). */
@@ -224,7 +225,8 @@ int main(void) {
       {H100_MODEL "80,GEMM_FAST_MID_PER_CU=3,GEMM_FAST_MID_PCT=110", "mid"}, mid, COUNT(mid)};
   harness_for_each_ctx(run_model, &mid_model);
   static model_run mid_thin_model = {
-      {H100_MODEL "80,GEMM_FAST_MID_PER_CU=2,GEMM_FAST_MID_THIN_PCT=100", "mid-thin"},
+      {H100_MODEL "80,GEMM_FAST_MID_PER_CU=2,GEMM_FAST_MID_THIN_PCT=100,GEMM_FAST_MID_THIN_MIN_K=0",
+       "mid-thin"},
       mid_thin,
       COUNT(mid_thin)};
   harness_for_each_ctx(run_model, &mid_thin_model);

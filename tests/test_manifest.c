@@ -58,7 +58,8 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
    * split-K's second launch costs the plan 8 times CUDA's, the tiny tile sums up to 4 k
    * slices in its one launch where CUDA's launches the reduction, and an unaligned operand is
    * packed from 220 flops a copied byte where CUDA's packs from 200, and the mid and flat tiles
-   * step k by 16 where CUDA's step by 8; on CUDA alone, the plan counts 2 mid (and flat) blocks
+   * step k by 16 where CUDA's step by 8 and the thin mid tile has no floor on k where CUDA's
+   * takes k of 8192 or more; on CUDA alone, the plan counts 2 mid (and flat) blocks
    * an SM where OpenCL's counts the set's 3; and one the set gives both backends alike, the
    * narrow tile's rate (a refinement before the twenty-first session). */
   static const struct {
@@ -79,6 +80,7 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"GEMM_FAST_MID_BK", 8, 16},
                  {"GEMM_FAST_FLAT_BK", 8, 16},
                  {"GEMM_FAST_MID_PER_CU", 2, 3},
+                 {"GEMM_FAST_MID_THIN_MIN_K", 8192, 0},
                  {"GEMM_PACK_MIN_INTENSITY", 200, 220}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
@@ -221,8 +223,8 @@ static void reach_cluster_kernels(const harness_dev *dev) {
 /* Every kernel of fast's plans: big, small, tiny, tall, wide, mid, narrow and flat tile for each
  * transpose pair (the small and tiny ones and split-K's reduction on plain, a context that sums
  * no slices in the launch or through clusters), skinny and skinny-dot in both orientations, GEMV
- * and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid, narrow and flat tiles and
- * stream-K for each transpose pair (on sk, a context whose set plans them), split-K summed in
+ * and GEMV-dot on a row and a column and in k slices, skinny-dot, the mid, narrow and flat tiles
+ * and stream-K for each transpose pair (on sk, a context whose set plans them), split-K summed in
  * the launch, stream-K at the tiny tile, for each transpose pair (on fused, a context that sums
  * slices in the launch), and the cluster kernels (on clusters, a context that weighs them). The
  * calls are derived from the context's tiles and units, so that each reaches its kernel on any

@@ -288,10 +288,10 @@ static void h100(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 16, SGEMM_FAST_NARROW_NN, 16))},
       {"32 columns: the tall tile, 16 slices", CALL(AUTO, NN, 4096, 32, 4096),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 32, SGEMM_FAST_TALL_NN, 16))},
-      {"33 columns are wider than the tall tile: the mid tile across them "
-       "(GEMM_FAST_MID_THIN_PCT), 8 slices (B packed: ldb 33)",
+      {"33 columns are wider than the tall tile: the tiny tile, 8 slices (B packed: ldb 33; k "
+       "under GEMM_FAST_MID_THIN_MIN_K)",
        CALL(AUTO, NN, 4096, 33, 4096),
-       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_MID_NN, 8))},
+       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_TINY_NN, 8))},
       /* GEMV, issue 22: a row or a column of C in all four transposes, one launch each */
       {"AUTO, one row of C: sgemv along B's rows, 33 blocks x 16 slices (GEMV_ALONG_PER_CU 4)",
        CALL(AUTO, NN, 1, 4096, 4096),
@@ -841,7 +841,8 @@ static void clusters(void) {
        * slices there (docs/results/h200.md, thirty-second session) */
       {"64 x 4096 x 16384: 32 flat tiles in 8 slices", CALL(AUTO, NN, 64, 4096, 16384),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_FLAT_NN, 8))},
-      {"64 x 4096 x 16384, A transposed: the flat tile's tn kernel", CALL(AUTO, TN, 64, 4096, 16384),
+      {"64 x 4096 x 16384, A transposed: the flat tile's tn kernel",
+       CALL(AUTO, TN, 64, 4096, 16384),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_FLAT_TN, 8))},
       {"4096 x 64 x 16384: 32 mid tiles in 8 slices", CALL(AUTO, NN, 4096, 64, 16384),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_MID_NN, 8))},
@@ -923,6 +924,29 @@ static void clusters(void) {
       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_TINY_NN, 6))};
   check_plan(&d, &tall_tiny);
   t[DUET__T_GEMM_FAST_MID_THIN_PCT] = saved_thin;
+  /* k under GEMM_FAST_MID_THIN_MIN_K (nvidia-sm80 8192) keeps the tiny tile; OpenCL's 0 takes
+   * the mid tile there (H200, thirty-second session: CUDA 2% and 8% slower, OpenCL 13% faster) */
+  const want_plan shallower[] = {
+      {"16384 x 48 x 1024, k under GEMM_FAST_MID_THIN_MIN_K: the tiny tile's cluster, 2 slices",
+       CALL(AUTO, NN, 16384, 48, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 16384, 0, 48, SGEMM_FAST_TINY_CS_NN, 2))},
+      {"4096 x 33 x 4096, k under GEMM_FAST_MID_THIN_MIN_K: the tiny tile, 8 slices",
+       CALL(AUTO, NN, 4096, 33, 4096),
+       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_TINY_NN, 8))},
+  };
+  check_plans(&d, shallower, sizeof shallower / sizeof shallower[0]);
+  const int saved_min_k = t[DUET__T_GEMM_FAST_MID_THIN_MIN_K];
+  t[DUET__T_GEMM_FAST_MID_THIN_MIN_K] = 0;
+  const want_plan any_k[] = {
+      {"GEMM_FAST_MID_THIN_MIN_K 0 (OpenCL's): 4096 x 33 x 4096 on the mid tile, 8 slices",
+       CALL(AUTO, NN, 4096, 33, 4096),
+       FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_MID_NN, 8))},
+      {"GEMM_FAST_MID_THIN_MIN_K 0: 16384 x 48 x 1024 on the mid tile, 2 slices",
+       CALL(AUTO, NN, 16384, 48, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 16384, 0, 48, SGEMM_FAST_MID_NN, 2))},
+  };
+  check_plans(&d, any_k, sizeof any_k / sizeof any_k[0]);
+  t[DUET__T_GEMM_FAST_MID_THIN_MIN_K] = saved_min_k;
   device no_flat = d;
   no_flat.name = "H200 CUDA whose flat tile did not load";
   no_flat.caps.unusable[K(SGEMM_FAST_FLAT_NN)] = 1;
