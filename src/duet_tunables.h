@@ -79,9 +79,10 @@
  *                         GEMM_FAST_MID_BN, and at least GEMM_FAST_MID_BM rows (the mid tile), or
  *                         the same of rows for the flat one; 0: never (nvidia-sm80: 100)
  * GEMM_FAST_MID_THIN_MIN_K  ... where k is at least this (nvidia-sm80 8192: on CUDA the thin
- *                         mid tile ran k = 16384 12-21% faster than the tiny tile, k = 4096 2%
- *                         and k = 1024 8% slower, where the tiny tile's cluster kernel sums its
- *                         slices in its one launch; NVIDIA's OpenCL, without clusters, 0)
+ *                         mid and flat tiles ran k = 16384 12-21% faster than the tiny tile, the
+ *                         mid tile k = 4096 2% and k = 1024 8% slower, where the tiny tile's
+ *                         cluster kernel sums its slices in its one launch; NVIDIA's OpenCL,
+ *                         without clusters, 0)
  * GEMM_FAST_THIN          1: the cost model also weighs the tall tile for a piece at most
  *                         GEMM_FAST_TALL_BN columns wide and the wide tile for one at most
  *                         GEMM_FAST_WIDE_BM rows high (each at the tiny tile's blocks a unit and
