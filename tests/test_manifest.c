@@ -372,9 +372,10 @@ static void reach_fast_kernels(const harness_dev *dev, const harness_dev *sk,
     const target narrow_t = {tile_names[6][tr][0], {tile_names[6][tr][1], NULL}};
     reach(sk, &narrow_t, narrow, sizeof narrow / sizeof narrow[0]);
     /* the flat tile (on sk too, GEMM_FAST_MID_THIN_PCT): C one flat tile high, ragged, then whole
-     * tiles, at a deep k */
-    const gemm_call flat[] = {{ta, tb, fbm - 3, 2 * units * fbn + 5, 4096, 1},
-                              {ta, tb, fbm, 4 * units * fbn, 4096, 0},
+     * tiles, at a deep k, then deeper than nvidia-sm80's GEMM_FAST_MID_THIN_MIN_K (8 tiles across
+     * take it on 132 units too, in k slices: a small call under compute-sanitizer) */
+    const gemm_call flat[] = {{ta, tb, fbm - 3, 8 * fbn + 5, 4096, 1},
+                              {ta, tb, fbm, 16 * fbn, 4096, 0},
                               {ta, tb, fbm, 8 * fbn, 16384, 0}};
     const target flat_t = {tile_names[7][tr][0], {tile_names[7][tr][1], NULL}};
     reach(sk, &flat_t, flat, sizeof flat / sizeof flat[0]);
