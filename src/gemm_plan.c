@@ -283,7 +283,8 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
   const size_t tiny_cu = T(GEMM_FAST_TINY_PER_CU), tiny_pct = T(GEMM_FAST_TINY_PCT);
   tile_kind kinds[8];
   int nkinds = 0;
-  /* the mid tile as a thin one (at its own residency) replaces its weighing as a square one */
+  /* the mid tile as a thin one (at its own residency) replaces its weighing as a square one;
+   * weighed before the small tile, it never meets the square one's rule against as many slices */
   if (mid_cols)
     kinds[nkinds++] =
         kind_of(DUET__K_SGEMM_FAST_MID_NN, ta, tb, T(GEMM_FAST_MID_BM), T(GEMM_FAST_MID_BN),
@@ -355,8 +356,7 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     /* the mid tile only where it takes fewer k slices than the small tile would: where it took
      * as many or more (512^2 x 32768 on NVIDIA's OpenCL, 37 against 33), its rate in the model
      * did not hold (docs/results/tuning-notes.md) */
-    const int mid_no_fewer =
-        f->kernel == mid && !mid_cols && small_slices && kind_slices >= small_slices;
+    const int mid_no_fewer = f->kernel == mid && small_slices && kind_slices >= small_slices;
     if (!mid_no_fewer && (best < 0 || kind_best < best))
       best = kind_best, q->kernel = f->kernel, q->splits = (unsigned)kind_slices;
     /* the cluster kernel in 2 .. GEMM_SPLITK_CLUSTER slices, where it is cheaper still (a tie

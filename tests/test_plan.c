@@ -199,6 +199,15 @@ static void check_plans(const device *d, const want_plan *w, size_t n) {
   for (size_t i = 0; i < n; i++) check_plan(d, &w[i]);
 }
 
+/* check_plans with tunable t of d's set at value, then back to what it was */
+static void check_plans_with(const device *d, duet__tunable t, int value, const want_plan *w,
+                             size_t n) {
+  const int saved = tun[d->set][t];
+  tun[d->set][t] = value;
+  check_plans(d, w, n);
+  tun[d->set][t] = saved;
+}
+
 /* The tables below: a call, and the plan it must get. */
 #define TA_NN 0
 #define TA_NT 0
@@ -432,14 +441,10 @@ static void pocl(const device *d) {
   /* the GPU sets' GEMM_FAST_SKINNY_DOT 1 on the same device: skinny-dot takes the strips */
   device dot = *d;
   dot.name = "PoCL 2 cores, GEMM_FAST_SKINNY_DOT 1";
-  int *t = tun[dot.set];
-  const int saved_dot = t[DUET__T_GEMM_FAST_SKINNY_DOT];
-  t[DUET__T_GEMM_FAST_SKINNY_DOT] = 1;
   const want_plan on = {
       "skinny-dot on thin columns, one piece", CALL(AUTO, NT, 521, 2, 130),
       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 521, 0, 2, SGEMM_SKINNY_DOT, 1, COLS, 66))};
-  check_plan(&dot, &on);
-  t[DUET__T_GEMM_FAST_SKINNY_DOT] = saved_dot;
+  check_plans_with(&dot, DUET__T_GEMM_FAST_SKINNY_DOT, 1, &on, 1);
 }
 
 /* AUTO's fallbacks: what a device cannot run, or a kernel that failed to load, hands the call to
@@ -518,7 +523,6 @@ static void fallbacks(void) {
  * that does not load (nor the thin ones) leaves its shapes to the small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
-  const int saved = t[DUET__T_GEMM_FAST_SHALLOW_K];
   const want_plan shallow = {"GEMM_FAST_SHALLOW_K 128 (CUDA's): k = 64 on the small tile",
                              CALL(AUTO, NN, 8192, 8192, 64),
                              FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_SMALL_NN))};
@@ -527,12 +531,10 @@ static void switched(const device *h100) {
                             CALL(AUTO, NN, 8192, 8192, 129),
                             FAST_PLAN(1, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
   check_plan(h100, &deeper);
-  t[DUET__T_GEMM_FAST_SHALLOW_K] = 0;
   const want_plan opencl = {"GEMM_FAST_SHALLOW_K 0 (OpenCL's): k = 64 on the big tile",
                             CALL(AUTO, NN, 8192, 8192, 64),
                             FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
-  check_plan(h100, &opencl);
-  t[DUET__T_GEMM_FAST_SHALLOW_K] = saved;
+  check_plans_with(h100, DUET__T_GEMM_FAST_SHALLOW_K, 0, &opencl, 1);
   /* GEMM_FAST_THIN 0: the square tiles alone, as before the tall and wide ones */
   const int saved_thin = t[DUET__T_GEMM_FAST_THIN];
   t[DUET__T_GEMM_FAST_THIN] = 0;
@@ -665,14 +667,11 @@ static void switched(const device *h100) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_SMALL_NN, 64))},
   };
   check_plans(h100, big_split, sizeof big_split / sizeof big_split[0]);
-  const int saved_big_min_k = t[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K];
-  t[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K] = 64;
   const want_plan big_shallow = {
       "GEMM_FAST_BIG_SPLIT_MIN_K 64: 256^2 x 16384 on 2 big tiles in 64 slices",
       CALL(AUTO, NN, 256, 256, 16384),
       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 256, 0, 256, SGEMM_FAST_NN, 64))};
-  check_plan(h100, &big_shallow);
-  t[DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K] = saved_big_min_k;
+  check_plans_with(h100, DUET__T_GEMM_FAST_BIG_SPLIT_MIN_K, 64, &big_shallow, 1);
   /* GEMM_FAST_NARROW_PCT 80 (nvidia-sm80's): C of at most 16 columns on the narrow tile, 32 on the
    * tall one */
   const int saved_narrow = t[DUET__T_GEMM_FAST_NARROW_PCT];
@@ -880,23 +879,16 @@ static void clusters(void) {
   check_plan(&fresh, &w[0]);
   /* up to 8 slices a cluster: 1024^3 keeps 2, since 62 clusters of 4 fit at once (64 tiles
    * would take two rounds) and 30 of 8 */
-  int *t = tun[d.set];
-  const int saved = t[DUET__T_GEMM_SPLITK_CLUSTER];
-  t[DUET__T_GEMM_SPLITK_CLUSTER] = 8;
   const want_plan eight = {
       "GEMM_SPLITK_CLUSTER 8: 1024^3 still in 2 slices", CALL(AUTO, NN, 1024, 1024, 1024),
       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_CS_NN, 2))};
-  check_plan(&d, &eight);
-  t[DUET__T_GEMM_SPLITK_CLUSTER] = 0;
+  check_plans_with(&d, DUET__T_GEMM_SPLITK_CLUSTER, 8, &eight, 1);
   const want_plan off = {"GEMM_SPLITK_CLUSTER 0: the small tile in 4 slices and the reduction",
                          CALL(AUTO, NN, 1024, 1024, 1024),
                          FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))};
-  check_plan(&d, &off);
-  t[DUET__T_GEMM_SPLITK_CLUSTER] = saved;
+  check_plans_with(&d, DUET__T_GEMM_SPLITK_CLUSTER, 0, &off, 1);
   /* a lone block's wait inside the cache too: more slices a cluster, two blocks a unit (the
    * thirty-first session's lab build ran these plans) */
-  const int saved_wait = t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT];
-  t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = 25;
   const want_plan waits[] = {
       {"GEMM_COST_CLUSTER_WAIT_PCT 25: 640 x 1536 x 4096 in clusters of 4 slices",
        CALL(AUTO, NN, 640, 1536, 4096),
@@ -907,23 +899,20 @@ static void clusters(void) {
       {"GEMM_COST_CLUSTER_WAIT_PCT 25: 1000^3 keeps 2 slices", CALL(AUTO, NN, 1000, 1000, 1000),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1000, 0, 1000, SGEMM_FAST_SMALL_CS_NN, 2))},
   };
-  check_plans(&d, waits, sizeof waits / sizeof waits[0]);
-  t[DUET__T_GEMM_COST_CLUSTER_WAIT_PCT] = saved_wait;
+  check_plans_with(&d, DUET__T_GEMM_COST_CLUSTER_WAIT_PCT, 25, waits,
+                   sizeof waits / sizeof waits[0]);
   /* the mid and flat tiles as thin ones off (GEMM_FAST_MID_THIN_PCT 0), or the flat tile not
    * loaded: the tiny tile's plan before them */
-  const want_plan tiny_again = {
-      "64 x 4096 x 16384: 64 tiny tiles in 6 slices, no cluster (operands past the cache)",
-      CALL(AUTO, NN, 64, 4096, 16384),
-      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_NN, 6))};
-  const int saved_thin = t[DUET__T_GEMM_FAST_MID_THIN_PCT];
-  t[DUET__T_GEMM_FAST_MID_THIN_PCT] = 0;
-  check_plan(&d, &tiny_again);
-  const want_plan tall_tiny = {
-      "GEMM_FAST_MID_THIN_PCT 0: 4096 x 64 x 16384 on 64 tiny tiles in 6 slices",
-      CALL(AUTO, NN, 4096, 64, 16384),
-      FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_TINY_NN, 6))};
-  check_plan(&d, &tall_tiny);
-  t[DUET__T_GEMM_FAST_MID_THIN_PCT] = saved_thin;
+  const want_plan tiny_again[] = {
+      {"64 x 4096 x 16384: 64 tiny tiles in 6 slices, no cluster (operands past the cache)",
+       CALL(AUTO, NN, 64, 4096, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 64, 0, 4096, SGEMM_FAST_TINY_NN, 6))},
+      {"GEMM_FAST_MID_THIN_PCT 0: 4096 x 64 x 16384 on 64 tiny tiles in 6 slices",
+       CALL(AUTO, NN, 4096, 64, 16384),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 4096, 0, 64, SGEMM_FAST_TINY_NN, 6))},
+  };
+  check_plans_with(&d, DUET__T_GEMM_FAST_MID_THIN_PCT, 0, tiny_again,
+                   sizeof tiny_again / sizeof tiny_again[0]);
   /* k under GEMM_FAST_MID_THIN_MIN_K (nvidia-sm80 8192) keeps the tiny tile; OpenCL's 0 takes
    * the mid tile there (H200, thirty-second session: CUDA 2% and 8% slower, OpenCL 13% faster) */
   const want_plan shallower[] = {
@@ -935,8 +924,6 @@ static void clusters(void) {
        FAST_PLAN(0, 1, 1, SPLIT_PIECE(0, 4096, 0, 33, SGEMM_FAST_TINY_NN, 8))},
   };
   check_plans(&d, shallower, sizeof shallower / sizeof shallower[0]);
-  const int saved_min_k = t[DUET__T_GEMM_FAST_MID_THIN_MIN_K];
-  t[DUET__T_GEMM_FAST_MID_THIN_MIN_K] = 0;
   const want_plan any_k[] = {
       {"GEMM_FAST_MID_THIN_MIN_K 0 (OpenCL's): 4096 x 33 x 4096 on the mid tile, 8 slices",
        CALL(AUTO, NN, 4096, 33, 4096),
@@ -945,12 +932,11 @@ static void clusters(void) {
        CALL(AUTO, NN, 16384, 48, 1024),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 16384, 0, 48, SGEMM_FAST_MID_NN, 2))},
   };
-  check_plans(&d, any_k, sizeof any_k / sizeof any_k[0]);
-  t[DUET__T_GEMM_FAST_MID_THIN_MIN_K] = saved_min_k;
+  check_plans_with(&d, DUET__T_GEMM_FAST_MID_THIN_MIN_K, 0, any_k, sizeof any_k / sizeof any_k[0]);
   device no_flat = d;
   no_flat.name = "H200 CUDA whose flat tile did not load";
   no_flat.caps.unusable[K(SGEMM_FAST_FLAT_NN)] = 1;
-  check_plan(&no_flat, &tiny_again);
+  check_plan(&no_flat, &tiny_again[0]);
   device unusable = d;
   unusable.name = "H200 CUDA whose small cluster kernel did not load";
   unusable.caps.unusable[K(SGEMM_FAST_SMALL_CS_NN)] = 1;
