@@ -12,6 +12,8 @@
  *   GEMV_DOT_LANES duet_sgemv_dot: threads per output (GEMV_THREADS / GEMV_DOT_LANES outputs a
  *                  block)
  *   GEMV_UNROLL    float4 loads of the big operand in flight per thread and step
+ *   GEMV_SYNC_ROWS duet_sgemv: 0, or a barrier after every GEMV_SYNC_ROWS rows of v a thread
+ *                  reads (for CPUs: gemv_rows_synced says why)
  * Shared memory: static, duet_sgemv 4 * GEMV_THREADS floats, duet_sgemv_dot GEMV_THREADS floats
  * where the device has no warp shuffles (PoCL), none where it has.
  *
@@ -36,7 +38,8 @@
  * publish"). Any L, k, ld, offset and alignment: duet_sgemv shifts its outputs so that float4s
  * of v are aligned where ldv is a multiple of 4 (else scalar loads), duet_sgemv_dot peels each
  * row's first floats up to an aligned one. */
-#if !defined(GEMV_THREADS) || !defined(GEMV_LX) || !defined(GEMV_DOT_LANES) || !defined(GEMV_UNROLL)
+#if !defined(GEMV_THREADS) || !defined(GEMV_LX) || !defined(GEMV_DOT_LANES) || \
+    !defined(GEMV_UNROLL) || !defined(GEMV_SYNC_ROWS)
 #error "the GEMV tunables come from the tuning set: -D on OpenCL, kernels_cu/gemm_gemv.cu on CUDA"
 #endif
 #define GEMV_LT (4 * GEMV_LX)                  /* duet_sgemv: outputs per block */
@@ -168,6 +171,58 @@ INLINE_FN float4 gemv_rows(const bool vec, DUET_GLOBAL const float *DUET_RESTRIC
   return acc;
 }
 
+/* acc's lane j (0 to 3) plus w * x */
+INLINE_FN float4 gemv_fma_lane(float4 acc, int j, float w, float x) {
+  if (j == 0)
+    acc.x = fma(w, x, acc.x);
+  else if (j == 1)
+    acc.y = fma(w, x, acc.y);
+  else if (j == 2)
+    acc.z = fma(w, x, acc.z);
+  else
+    acc.w = fma(w, x, acc.w);
+  return acc;
+}
+
+/* duet_sgemv's sums with GEMV_SYNC_ROWS: a CPU's OpenCL (PoCL) runs a block's threads one after
+ * another from barrier to barrier, so that gemv_rows' loop over k, inside each thread, reads v
+ * down a column: 16 bytes of each row, rows pages apart, each a cache miss of its own. A barrier
+ * after every GEMV_SYNC_ROWS of a thread's rows puts the threads' loop inside k's: each step
+ * reads its rows along their length. Every thread runs every step (the barrier stays in uniform
+ * control flow: the same trip count from the block's beg and end). On PoCL a step unrolled ran
+ * 2.7x faster than its loop, and one whose edge outputs (l0 .. l0 + 3 partly outside [0, L))
+ * took four guarded loads a row, not a loop of their own, 1.9x slower (docs/results/
+ * tuning-notes.md, "PoCL: sgemv along rows"). */
+INLINE_FN float4 gemv_rows_synced(const bool vec, DUET_GLOBAL const float *DUET_RESTRICT v,
+                                  idx_t ldv, DUET_GLOBAL const float *DUET_RESTRICT u, idx_t up,
+                                  idx_t L, idx_t l0, int g, idx_t beg, idx_t end) {
+  float4 acc = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
+  const bool inside = l0 >= 0 && l0 + 4 <= L;
+  for (idx_t base = beg; base < end; base += GEMV_KG * GEMV_SYNC_ROWS) {
+#pragma unroll
+    for (int q = 0; q < GEMV_SYNC_ROWS; q++) {
+      const idx_t p = base + g + q * GEMV_KG;
+      if (p < end) {
+        DUET_GLOBAL const float *row = v + p * ldv + l0;
+        const float w = u[p * up];
+        if (inside) {
+          const float4 x = gemv_load4(vec, row);
+          acc.x = fma(w, x.x, acc.x);
+          acc.y = fma(w, x.y, acc.y);
+          acc.z = fma(w, x.z, acc.z);
+          acc.w = fma(w, x.w, acc.w);
+        } else if (l0 + 4 > 0 && l0 < L) {
+#pragma unroll 1
+          for (int j = 0; j < 4; j++)
+            if (l0 + j >= 0 && l0 + j < L) acc = gemv_fma_lane(acc, j, w, row[j]);
+        }
+      }
+    }
+    LOCAL_BARRIER();
+  }
+  return acc;
+}
+
 /* duet_sgemv: v read along the outputs. Thread (tx, g) owns outputs l0 .. l0 + 3 of its block
  * and k indices beg + g, beg + g + GEMV_KG, ...; its group's partial sums meet in shared memory,
  * added in group order by the block's first GEMV_LX threads, each of which then holds a float4
@@ -188,7 +243,9 @@ DUET_KERNEL KERNEL_BLOCK_MIN(GEMV_THREADS, 1, GEMV_MIN_BLOCKS) void duet_sgemv(G
   const k_range ks = gemv_slice(k, 1);
   float4 acc = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
   idx_t p = ks.beg + g;
-  if (vec && l0 >= 0 && l0 + 4 <= L) { /* within the outputs, v's float4s aligned */
+  if (GEMV_SYNC_ROWS > 0) { /* the spare block's k range empty: no steps, no barriers */
+    acc = gemv_rows_synced(vec, v, ldv, u, up, L, l0, g, ks.beg, t0 < L ? ks.end : ks.beg);
+  } else if (vec && l0 >= 0 && l0 + 4 <= L) { /* within the outputs, v's float4s aligned */
     acc = gemv_rows(true, v, ldv, u, up, l0, p, ks.end);
 #if GEMV_SCALAR_ROWS
   } else if (l0 >= 0 && l0 + 4 <= L) { /* within the outputs, ldv not a multiple of 4 */

@@ -168,6 +168,10 @@
  *                         GEMV_THREADS / GEMV_LX groups of threads split k
  * GEMV_DOT_LANES          sgemv-dot: threads per output (a divisor of 32)
  * GEMV_UNROLL             GEMV: float4 loads of the big operand in flight per thread and step
+ * GEMV_SYNC_ROWS          sgemv: 0, or a barrier after every this many rows of the big operand
+ *                         a thread reads, so that a CPU's OpenCL, which runs a block's threads
+ *                         one after another between barriers, reads each row along its length
+ *                         (kernels_cl/gemm_gemv.cl, gemv_rows_synced)
  * GEMV_SPLIT_PER_CU       sgemv-dot: k is split into slices (one launch: the last thread to
  *                         finish an output adds its slices in order) until the blocks reach this
  *                         many per compute unit ...
@@ -384,10 +388,10 @@
   DUET__RULE(GEMM_FAST_SKINNY_DOT, T(GEMM_FAST_SKINNY_DOT) <= 1,                                   \
              "GEMM_FAST_SKINNY_DOT is 0 (strips keep their tiles) or 1 (skinny-dot takes them)")   \
   X(GEMM_FAST_GEMV,           1,   1,   1) \
-  X(GEMV_THREADS,           256, 256,  64) \
+  X(GEMV_THREADS,           256, 256, 256) \
   DUET__RULE(GEMV_THREADS, T(GEMV_THREADS) % 32 == 0 && T(GEMV_THREADS) <= 1024,                   \
              "GEMV_THREADS is a multiple of 32 up to 1024 (whole warps)")                          \
-  X(GEMV_LX,                 32,  32,  16) \
+  X(GEMV_LX,                 32,  32, 256) \
   DUET__RULE(GEMV_LX, T(GEMV_THREADS) % T(GEMV_LX) == 0,                                           \
              "GEMV_LX divides GEMV_THREADS (sgemv's block is whole groups of threads along k)")     \
   X(GEMV_DOT_LANES,          32,  32,   8) \
@@ -396,8 +400,11 @@
              "GEMV_DOT_LANES divides 32 and GEMV_THREADS (an output's lanes sit in one warp)")     \
   X(GEMV_UNROLL,              4,   4,   4) \
   DUET__RULE(GEMV_UNROLL, T(GEMV_UNROLL) <= 16, "GEMV_UNROLL is at most 16 (registers)")           \
+  X(GEMV_SYNC_ROWS,           0,   0,  16) \
+  DUET__RULE(GEMV_SYNC_ROWS, T(GEMV_SYNC_ROWS) <= 64,                                              \
+             "GEMV_SYNC_ROWS is at most 64 (rows between barriers)")                               \
   X(GEMV_SPLIT_PER_CU,        4,   2,   2) \
-  X(GEMV_ALONG_PER_CU,        4,   4,   2) \
+  X(GEMV_ALONG_PER_CU,        4,   4,   8) \
   X(GEMV_SPLIT_MIN_K,       256, 128, 256) \
   X(VADD_BLOCK,             256, 256, 256) \
   X(VADD_PER_CU,              8,2048,1024) \
@@ -431,9 +438,9 @@
              "STENCIL_MIN_BLOCKS * STENCIL_BLOCK is at most 4096 (16 registers a thread in a "     \
              "register file of 65536)")                                                            \
   X(STENCIL_AUTO,             3,   3,   3) \
+  /* past index 127 only tunables that steer the plans: DUET__TBIT's mask holds 128 bits */       \
   X(QUEUE_FLUSH,              1,   1,   1) \
   DUET__RULE(QUEUE_FLUSH, T(QUEUE_FLUSH) <= 2, "QUEUE_FLUSH is 0, 1 or 2")                        \
-  /* past index 127 only tunables that steer the plans: DUET__TBIT's mask holds 128 bits */       \
   X(GEMM_SPLITK_CLUSTER,      4,   4,   0) \
   DUET__RULE(GEMM_SPLITK_CLUSTER, T(GEMM_SPLITK_CLUSTER) <= 8,                                     \
              "GEMM_SPLITK_CLUSTER is at most 8 (the portable size of a thread-block cluster)")     \

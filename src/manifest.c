@@ -215,7 +215,7 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
 #define GEMV_SIG "llfmllmllfmllimm"
 #define GEMV_TUNABLES                                                            \
   (DUET__TBIT(GEMV_THREADS) | DUET__TBIT(GEMV_LX) | DUET__TBIT(GEMV_DOT_LANES) | \
-   DUET__TBIT(GEMV_UNROLL))
+   DUET__TBIT(GEMV_UNROLL) | DUET__TBIT(GEMV_SYNC_ROWS))
 #define REDUCE_TUNABLES (DUET__TBIT(REDUCE_BLOCK) | DUET__TBIT(REDUCE_UNROLL))
 #define STENCIL_TUNABLES                                                                 \
   (DUET__TBIT(STENCIL_BLOCK) | DUET__TBIT(STENCIL_VEC) | DUET__TBIT(STENCIL_R16_BLOCK) | \

@@ -402,10 +402,14 @@ static void pocl(const device *d) {
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 40, 0, 50, SGEMM_FAST_SMALL_NT, 2))},
       {"skinny, thin rows", CALL(AUTO, NN, 3, 700, 301),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 3, 0, 700, SGEMM_SKINNY, 3, ROWS, 3))},
-      {"one row: sgemv, 11 blocks of 64 outputs, k too short to slice", CALL(AUTO, NN, 1, 700, 301),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 700, SGEMV, 1, ROWS, 11))},
-      {"one column: sgemv-dot, 8 outputs a block", CALL(AUTO, NN, 700, 1, 3001),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 700, 0, 1, SGEMV_DOT, 1, COLS, 88))},
+      {"one row: sgemv, one block of 1024 outputs, k too short to slice",
+       CALL(AUTO, NN, 1, 700, 301),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 700, SGEMV, 1, ROWS, 1))},
+      {"one row: sgemv, 2 blocks (one for the shift) in 4 slices of 256",
+       CALL(AUTO, NN, 1, 1024, 1024),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 1024, SGEMV, 4, ROWS, 2))},
+      {"one column: sgemv-dot, 32 outputs a block", CALL(AUTO, NN, 700, 1, 3001),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 700, 0, 1, SGEMV_DOT, 1, COLS, 22))},
       {"one row of B^T: sgemv-dot in 4 slices", CALL(AUTO, NT, 1, 5, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 5, SGEMV_DOT, 4, ROWS, 1))},
       /* GEMM_FAST_SKINNY_DOT 0: what skinny-dot would take keeps the tiles; no strip is cut
@@ -456,9 +460,9 @@ static void fallbacks(void) {
        * one (3 rows fill 5% of the big tiles) */
       {"skinny does not fit: fast's wide tile", CALL(AUTO, NN, 3, 700, 301),
        FAST_PLAN(0, 0, 1, PIECE(0, 3, 0, 700, FAST_WIDE_NN))},
-      /* AUTO, m == 1: fast's plan, GEMV's 64 fit */
-      {"one row: GEMV", CALL(AUTO, NN, 1, 300, 255),
-       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 300, SGEMV, 1, ROWS, 5))},
+      /* AUTO, m == 1: GEMV's block of 256 does not fit either: the wide tile */
+      {"one row, GEMV does not fit: fast's wide tile", CALL(AUTO, NN, 1, 300, 255),
+       FAST_PLAN(0, 0, 1, PIECE(0, 1, 0, 300, FAST_WIDE_NN))},
   };
   check_plans(&d, keep, sizeof keep / sizeof keep[0]);
   /* a large device whose kernels fail to load one after the other */

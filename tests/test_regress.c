@@ -425,6 +425,7 @@ static const struct {
     {"GEMV_LX=24", "GEMV_LX"},
     {"GEMV_DOT_LANES=12", "GEMV_DOT_LANES"},
     {"GEMV_UNROLL=17", "GEMV_UNROLL"},
+    {"GEMV_SYNC_ROWS=65", "GEMV_SYNC_ROWS"},
 };
 
 static void tunable_rules(const harness_dev *dev, void *user) {
