@@ -32,9 +32,9 @@ static const duet_gemm_variant auto_order[AUTO_LEN] = {
 static const duet_gemm_variant auto_order_small[AUTO_LEN] = {
     DUET_GEMM_TILED, DUET_GEMM_FAST, DUET_GEMM_REGISTER, DUET_GEMM_COALESCED, DUET_GEMM_NAIVE};
 /* Where C has at most GEMM_AUTO_COALESCED_MAX elements and more than one row and column,
- * coalesced first: a work-item an element with k in its loop, where fast's smallest tile (32 x
- * 32 on the cpu set) would leave nearly all of its lanes idle (PoCL: 4 x 4 x 65536 in 1.5 ms
- * against fast's 23, docs/results/tuning-notes.md). */
+ * coalesced first: a work-item an element with k in its loop, where fast's tiles would leave
+ * nearly all of their lanes idle (PoCL: 4 x 4 x 65536 in 0.99 ms against fast's 2.56; from
+ * about 40 elements fast's tiles in k slices are the faster, docs/results/tuning-notes.md). */
 static const duet_gemm_variant auto_order_tiny_c[AUTO_LEN] = {
     DUET_GEMM_COALESCED, DUET_GEMM_FAST, DUET_GEMM_TILED, DUET_GEMM_REGISTER, DUET_GEMM_NAIVE};
 
@@ -393,9 +393,11 @@ static size_t stream_k_tiles(const inputs *x, size_t rows, size_t cols) {
  * docs/results/tuning-notes.md says what the small tile did with such a strip. Its grid: one block
  * per tile_x outputs along the strip, split along k until the blocks give each compute unit about
  * four, with at least 64 of k per slice. Where the device cannot take the kernel's block (128
- * work-items) or its group did not build, the piece takes a tile: slower, never refused. The
- * kernels take the orientation as their thin_rows argument (kernels_cl/gemm_skinny.cl). Returns
- * whether it took the piece. */
+ * work-items) or its group did not build, the piece takes a tile: slower, never refused; so does
+ * a strip that fills less than GEMM_FAST_SKINNY_FILL_PCT of the outputs of its blocks (on PoCL
+ * strips of 16 to 32 outputs in skinny's 256 ran up to 3.5x slower than the tiles, one of 64
+ * about as fast: docs/results/tuning-notes.md). The kernels take the orientation as their
+ * thin_rows argument (kernels_cl/gemm_skinny.cl). Returns whether it took the piece. */
 static int skinny_piece(const inputs *x, duet__gemm_piece *q) {
   const int *tun = x->tun, ta = x->s->ta, tb = x->s->tb;
   const size_t thin = T(GEMM_SKINNY_S);
@@ -414,9 +416,12 @@ static int skinny_piece(const inputs *x, duet__gemm_piece *q) {
   if (!duet__gemm_kernel_fits(x->caps, tun, kernel)) return 0;
   duet__shape s;
   duet__manifest[kernel].shape(tun, &s);
+  const size_t len = side == DUET__THIN_ROWS ? q->cols : q->rows,
+               blocks = duet__ceil_div(len, s.tile_x);
+  if (len * 100 < T(GEMM_FAST_SKINNY_FILL_PCT) * blocks * s.tile_x) return 0;
   q->kernel = kernel;
   q->thin = side;
-  q->blocks = duet__ceil_div(side == DUET__THIN_ROWS ? q->cols : q->rows, s.tile_x);
+  q->blocks = blocks;
   size_t splits = duet__ceil_div(4 * units(x->caps), q->blocks);
   if (splits > x->s->k / 64) splits = x->s->k / 64;
   q->splits = splits > 1 ? (unsigned)splits : 1;

@@ -427,13 +427,18 @@ static void pocl(const device *d) {
        CALL(AUTO, NN, 32, 32, 32), FAST_PLAN(0, 0, 1, PIECE(0, 32, 0, 32, FAST_TINY_NN))},
       {"a single tile, deep k: 2 slices on the tiny tile", CALL(AUTO, NN, 32, 32, 65536),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 32, 0, 32, SGEMM_FAST_TINY_NN, 2))},
-      /* GEMM_AUTO_COALESCED_MAX 64: a C of at most 64 elements, neither one row nor one column */
+      /* GEMM_AUTO_COALESCED_MAX 40: a C of at most 40 elements, neither one row nor one column */
       {"a 4 x 4 C, deep k: coalesced, a work-item an element", CALL(AUTO, NN, 4, 4, 65536),
        .runs = DUET_GEMM_COALESCED, .form = DUET__GEMM_SIMPLE, .kernel = K(SGEMM_COALESCED)},
-      {"an 8 x 8 C (64 elements): coalesced", CALL(AUTO, TT, 8, 8, 100),
-       .runs = DUET_GEMM_COALESCED, .form = DUET__GEMM_SIMPLE, .kernel = K(SGEMM_COALESCED)},
-      {"a 13 x 5 C (65 elements): fast's tiny tile", CALL(AUTO, NN, 13, 5, 8),
-       FAST_PLAN(0, 0, 1, PIECE(0, 13, 0, 5, FAST_TINY_NN))},
+      {"a 5 x 8 C (40 elements): coalesced", CALL(AUTO, TT, 5, 8, 100), .runs = DUET_GEMM_COALESCED,
+       .form = DUET__GEMM_SIMPLE, .kernel = K(SGEMM_COALESCED)},
+      {"a 7 x 6 C (42 elements): fast's tiny tile", CALL(AUTO, NN, 7, 6, 8),
+       FAST_PLAN(0, 0, 1, PIECE(0, 7, 0, 6, FAST_TINY_NN))},
+      /* GEMM_FAST_SKINNY_FILL_PCT 25: a strip of 32 fills an eighth of skinny's 256 outputs */
+      {"2 rows of 32, deep k: the tiles, not skinny", CALL(AUTO, NN, 2, 32, 4096),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 2, 0, 32, SGEMM_FAST_WIDE_NN, 2))},
+      {"2 rows of 64 fill a quarter of skinny's block: skinny", CALL(AUTO, NN, 2, 64, 4096),
+       FAST_PLAN(0, 0, 1, THIN_PIECE(0, 2, 0, 64, SGEMM_SKINNY, 8, ROWS, 1))},
       {"one row of 8 stays GEMV's, not coalesced", CALL(AUTO, NT, 1, 8, 4096),
        FAST_PLAN(0, 0, 1, THIN_PIECE(0, 1, 0, 8, SGEMV_DOT, 4, ROWS, 1))},
       {"no pack for a short multiply at an unaligned ld", CALL(FAST, NN, 100, 100, 100), .lda = 101,
