@@ -171,6 +171,13 @@ INLINE_FN float4 gemv_rows(const bool vec, DUET_GLOBAL const float *DUET_RESTRIC
   return acc;
 }
 
+/* The least share of a block's outputs, in percent, that C must fill for the block to take the
+ * synced steps (PoCL, 1024 outputs a block: docs/results/tuning-notes.md, "PoCL: sgemv along
+ * rows"). */
+#ifndef GEMV_SYNC_MIN_FILL
+#define GEMV_SYNC_MIN_FILL 50
+#endif
+
 /* acc's lane j (0 to 3) plus w * x */
 INLINE_FN float4 gemv_fma_lane(float4 acc, int j, float w, float x) {
   if (j == 0)
@@ -243,8 +250,15 @@ DUET_KERNEL KERNEL_BLOCK_MIN(GEMV_THREADS, 1, GEMV_MIN_BLOCKS) void duet_sgemv(G
   const k_range ks = gemv_slice(k, 1);
   float4 acc = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
   idx_t p = ks.beg + g;
-  if (GEMV_SYNC_ROWS > 0) { /* the spare block's k range empty: no steps, no barriers */
-    acc = gemv_rows_synced(vec, v, ldv, u, up, L, l0, g, ks.beg, t0 < L ? ks.end : ks.beg);
+  /* The synced steps cost every thread of the block a step, live or not: a block whose outputs
+   * fill less than GEMV_SYNC_MIN_FILL percent of it (the spare one: none) runs them over an
+   * empty k range (no steps, no barriers, the same for all its threads) and each thread's own
+   * loop after them. */
+  const idx_t live = min(L, t0 + GEMV_LT) - max((idx_t)0, t0);
+  const bool synced = GEMV_SYNC_ROWS > 0 && live * 100 >= GEMV_SYNC_MIN_FILL * GEMV_LT;
+  if (GEMV_SYNC_ROWS > 0)
+    acc = gemv_rows_synced(vec, v, ldv, u, up, L, l0, g, ks.beg, synced ? ks.end : ks.beg);
+  if (synced) {
   } else if (vec && l0 >= 0 && l0 + 4 <= L) { /* within the outputs, v's float4s aligned */
     acc = gemv_rows(true, v, ldv, u, up, l0, p, ks.end);
 #if GEMV_SCALAR_ROWS
@@ -268,8 +282,10 @@ DUET_KERNEL KERNEL_BLOCK_MIN(GEMV_THREADS, 1, GEMV_MIN_BLOCKS) void duet_sgemv(G
   red[g * GEMV_LT + 4 * tx + 2] = acc.z;
   red[g * GEMV_LT + 4 * tx + 3] = acc.w;
   LOCAL_BARRIER();
-  /* no return before or between the barriers: PoCL's work-item loops want none */
-  if (tid < GEMV_LX && t0 < L) {
+  /* no return before or between the barriers: PoCL's work-item loops want none; threads
+   * whose outputs all lie outside [0, L) publish no part (no ticket: a block of 1024 outputs
+   * over a few took 256 of them a slice) */
+  if (tid < GEMV_LX && l0 + 4 > 0 && l0 < L) {
     /* the groups' sums of outputs l0 .. l0 + 3 (tid == tx), in group order */
     float4 s = DUET_MAKE_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int h = 0; h < GEMV_KG; h++) {
