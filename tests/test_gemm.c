@@ -111,6 +111,17 @@ static void run_tuned(const harness_dev *dev, void *user) {
   duet_ctx_destroy(d.ctx);
 }
 
+/* Variant v at each shape, every transpose, ld (packed and padded), and alpha and beta (1, 0) and
+ * (2.5, -0.5). */
+static void each_shape(const harness_dev *d, duet_gemm_variant v, const mnk *shapes, size_t n) {
+  for (size_t s = 0; s < n; s++)
+    for (int padded = 0; padded <= 1; padded++)
+      for (size_t ab = 0; ab < 2; ab++)
+        for (int tr = 0; tr < 4; tr++)
+          harness_run_sgemm(d, v, (duet_trans)(tr >> 1), (duet_trans)(tr & 1), shapes[s].m,
+                            shapes[s].n, shapes[s].k, alpha_beta[ab][0], alpha_beta[ab][1], padded);
+}
+
 /* A row or a column of C through sgemv in the forms the tuning sets do not give this device: each
  * thread's k loop without barriers (the GPU sets) and the synced steps with groups of threads
  * along k and a ragged last step (GEMV_SYNC_ROWS 3; the cpu set's block is one group), over
@@ -123,13 +134,7 @@ static const mnk gemv[] = {{1, 300, 255}, {255, 1, 300},  {1, 1029, 77}, {1029, 
 static void run_gemv(const harness_dev *dev, void *user) {
   harness_dev d;
   if (!tuned_ctx(dev, user, "", &d)) return;
-  for (size_t s = 0; s < COUNT(gemv); s++)
-    for (int padded = 0; padded <= 1; padded++)
-      for (size_t ab = 0; ab < 2; ab++)
-        for (int tr = 0; tr < 4; tr++)
-          harness_run_sgemm(&d, DUET_GEMM_FAST, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
-                            gemv[s].m, gemv[s].n, gemv[s].k, alpha_beta[ab][0], alpha_beta[ab][1],
-                            padded);
+  each_shape(&d, DUET_GEMM_FAST, gemv, COUNT(gemv));
   duet_ctx_destroy(d.ctx);
 }
 
@@ -142,13 +147,7 @@ static const mnk deep[] = {{40, 50, 1030}, {33, 17, 9000}, {129, 67, 2051},
 static void run_deep(const harness_dev *dev, void *user) {
   harness_dev d;
   if (!tuned_ctx(dev, user, "DUET_TEST_UNITS=132 ", &d)) return;
-  for (size_t s = 0; s < COUNT(deep); s++)
-    for (int padded = 0; padded <= 1; padded++)
-      for (size_t ab = 0; ab < 2; ab++)
-        for (int tr = 0; tr < 4; tr++)
-          harness_run_sgemm(&d, DUET_GEMM_AUTO, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
-                            deep[s].m, deep[s].n, deep[s].k, alpha_beta[ab][0], alpha_beta[ab][1],
-                            padded);
+  each_shape(&d, DUET_GEMM_AUTO, deep, COUNT(deep));
   duet_ctx_destroy(d.ctx);
 }
 
@@ -179,13 +178,7 @@ static void run_model(const harness_dev *dev, void *user) {
   const model_run *r = user;
   harness_dev d;
   if (!tuned_ctx(dev, &r->t, "DUET_TEST_UNITS=132 ", &d)) return;
-  for (size_t s = 0; s < r->count; s++)
-    for (int padded = 0; padded <= 1; padded++)
-      for (size_t ab = 0; ab < 2; ab++)
-        for (int tr = 0; tr < 4; tr++)
-          harness_run_sgemm(&d, DUET_GEMM_AUTO, (duet_trans)(tr >> 1), (duet_trans)(tr & 1),
-                            r->shapes[s].m, r->shapes[s].n, r->shapes[s].k, alpha_beta[ab][0],
-                            alpha_beta[ab][1], padded);
+  each_shape(&d, DUET_GEMM_AUTO, r->shapes, r->count);
   duet_ctx_destroy(d.ctx);
 }
 /* The tall and wide tiles (GEMM_FAST_THIN): C a tile across or less, its long side crossing the
