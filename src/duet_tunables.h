@@ -185,6 +185,10 @@
  * REDUCE_BLOCK            reduction: threads per block of every variant (a power of two >= 64)
  * REDUCE_PER_CU           shuffle and atomic: blocks per compute unit of the first pass's grid
  * REDUCE_UNROLL           shuffle and atomic: float4 loads in flight per thread and step
+ * REDUCE_ITEMS_MAX        shuffle and atomic: the most float4s a thread of the first pass reads;
+ *                         where the grid of REDUCE_PER_CU would give it more, more blocks (0:
+ *                         no bound). On a CPU's OpenCL a thread's grid-stride loop runs whole
+ *                         before the next thread's, one float4 a page or more apart
  * REDUCE_ONE_PASS         1: shuffle sums its blocks' sums in the same launch (the last block to
  *                         finish, by an atomic ticket; the same bits as two passes); 0: a second
  *                         launch of one block does (the default set's choice: the ticket rests
@@ -467,6 +471,7 @@
   X(GEMM_FAST_SKINNY_FILL_PCT, 0,  0,  25) \
   DUET__RULE(GEMM_FAST_SKINNY_FILL_PCT, T(GEMM_FAST_SKINNY_FILL_PCT) <= 100,                       \
              "GEMM_FAST_SKINNY_FILL_PCT is at most 100 (a share of the blocks' outputs)")         \
+  X(REDUCE_ITEMS_MAX,          0,  0,  32) \
   X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
              "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")

@@ -82,10 +82,14 @@ static int tree_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *
  * one-block pass over nothing has set to 0. */
 static int shuffle_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_buf *in,
                           duet_buf *out, passes *p) {
-  const size_t blocks =
-      duet__grid_blocks(ctx, duet__ceil_div(n, 4),
-                        (size_t)ctx->tun[DUET__T_REDUCE_BLOCK] * ctx->tun[DUET__T_REDUCE_UNROLL],
-                        ctx->tun[DUET__T_REDUCE_PER_CU]);
+  const size_t n4 = duet__ceil_div(n, 4), block = (size_t)ctx->tun[DUET__T_REDUCE_BLOCK],
+               items = (size_t)ctx->tun[DUET__T_REDUCE_ITEMS_MAX];
+  size_t blocks = duet__grid_blocks(ctx, n4, block * ctx->tun[DUET__T_REDUCE_UNROLL],
+                                    ctx->tun[DUET__T_REDUCE_PER_CU]);
+  /* REDUCE_ITEMS_MAX: on PoCL 2^24 floats took 14.6 ms in 8 blocks, 3.1 in 512 (32 float4s a
+   * thread), 2^26 57.6 and 9.6 in 2048 (docs/results/tuning-notes.md) */
+  if (items && blocks < duet__ceil_div(n4, block * items))
+    blocks = duet__ceil_div(n4, block * items);
   if (k == DUET__K_REDUCE_ATOMIC) {
     add_pass(p, DUET__K_REDUCE_SHUFFLE, 0, duet__arg_mem(in), duet__arg_mem(out), 1);
     add_pass(p, k, n, duet__arg_mem(in), duet__arg_mem(out), blocks);

@@ -162,7 +162,7 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_SPLITK_CLUSTER || t == DUET__T_GEMM_FAST_EDGE_LOADS ||
          t == DUET__T_LAUNCH_OVERLAP || t == DUET__T_GEMM_FAST_BIG_SPLIT_PCT ||
          t == DUET__T_GEMM_COST_CLUSTER_WAIT_PCT || t == DUET__T_GEMV_SYNC_ROWS ||
-         t == DUET__T_GEMM_FAST_SKINNY_FILL_PCT;
+         t == DUET__T_GEMM_FAST_SKINNY_FILL_PCT || t == DUET__T_REDUCE_ITEMS_MAX;
 }
 
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet
