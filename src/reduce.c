@@ -87,7 +87,7 @@ static int shuffle_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_bu
   size_t blocks = duet__grid_blocks(ctx, n4, block * ctx->tun[DUET__T_REDUCE_UNROLL],
                                     ctx->tun[DUET__T_REDUCE_PER_CU]);
   /* REDUCE_ITEMS_MAX: on PoCL 2^24 floats took 14.6 ms in 8 blocks, 3.1 in 512 (32 float4s a
-   * thread), 2^26 57.6 and 9.6 in 2048 (docs/results/tuning-notes.md) */
+   * thread), 2^26 60.5 in 8 and 9.6 in 2048 (docs/results/tuning-notes.md) */
   if (items && blocks < duet__ceil_div(n4, block * items))
     blocks = duet__ceil_div(n4, block * items);
   if (k == DUET__K_REDUCE_ATOMIC) {
