@@ -159,9 +159,9 @@
  * GEMM_FAST_SKINNY_DOT    1: with GEMM_FAST_SKINNY, skinny-dot takes the strips it fits; 0: those
  *                         strips keep the tiles (on PoCL the tall and wide tiles ran them
  *                         1.3-2.7x faster: docs/results/tuning-notes.md)
- * GEMM_FAST_SKINNY_FILL_PCT  ... where the strip fills at least this percentage of the outputs
- *                         of the kernel's blocks along it; a shorter one keeps the tiles (0:
- *                         any strip)
+ * GEMM_FAST_SKINNY_FILL_PCT  skinny and skinny-dot take a strip only where it fills at least
+ *                         this percentage of the outputs of their blocks along it; a shorter one
+ *                         keeps the tiles (0: any strip)
  * GEMM_FAST_GEMV          1: fast (and so AUTO) runs a piece of C one row or one column thin
  *                         with a GEMV kernel: sgemv where the big operand is read along the
  *                         outputs (a row with B not transposed, a column with A transposed),
@@ -470,7 +470,7 @@
   X(GEMM_FAST_MID_THIN_MIN_K, 0,8192,   0) \
   X(GEMM_FAST_SKINNY_FILL_PCT, 0,  0,  25) \
   DUET__RULE(GEMM_FAST_SKINNY_FILL_PCT, T(GEMM_FAST_SKINNY_FILL_PCT) <= 100,                       \
-             "GEMM_FAST_SKINNY_FILL_PCT is at most 100 (a share of the blocks' outputs)")         \
+             "GEMM_FAST_SKINNY_FILL_PCT is at most 100 (a share of the blocks' outputs)")          \
   X(REDUCE_ITEMS_MAX,          0,  0,  32) \
   X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
