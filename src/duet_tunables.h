@@ -438,7 +438,7 @@
   X(STENCIL_R16_VEC,          8,   8,   8) \
   DUET__RULE(STENCIL_R16_VEC, T(STENCIL_R16_VEC) % 4 == 0 && 32 % T(STENCIL_R16_VEC) == 0,         \
              "STENCIL_R16_VEC is 4, 8, 16 or 32 (float4s, and rows of the tile's 32 halo floats)") \
-  X(STENCIL_PER_CU,           4,2048,   4) \
+  X(STENCIL_PER_CU,           4,2048,2048) \
   X(STENCIL_R16_PER_CU,      32,  32,   4) \
   X(STENCIL_MIN_BLOCKS,       0,   0,   0) \
   DUET__RULE(STENCIL_MIN_BLOCKS, T(STENCIL_MIN_BLOCKS) * T(STENCIL_BLOCK) <= 4096,                 \
