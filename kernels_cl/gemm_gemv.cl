@@ -6,7 +6,7 @@
  *
  * Tunables (values per tuning set in src/duet_tunables.h; -D options on OpenCL, one
  * instantiation per set on CUDA):
- *   GEMV_THREADS   threads per block of both kernels (256 on the H100's set, 64 on the CPU's)
+ *   GEMV_THREADS   threads per block of both kernels (256 on the H100's set and the CPU's)
  *   GEMV_LX        duet_sgemv: threads along the outputs, 4 outputs each (a block covers
  *                  4 * GEMV_LX outputs; its GEMV_THREADS / GEMV_LX groups of threads split k)
  *   GEMV_DOT_LANES duet_sgemv_dot: threads per output (GEMV_THREADS / GEMV_DOT_LANES outputs a
