@@ -133,6 +133,15 @@ INLINE_FN float4 gemv_load4(const bool vec, DUET_GLOBAL const float *DUET_RESTRI
   return vec ? GLOBAL_CONST_FLOAT4(x) : DUET_MAKE_FLOAT4(x[0], x[1], x[2], x[3]);
 }
 
+/* acc plus w times each of x's four floats */
+INLINE_FN float4 gemv_axpy4(float w, float4 x, float4 acc) {
+  acc.x = fma(w, x.x, acc.x);
+  acc.y = fma(w, x.y, acc.y);
+  acc.z = fma(w, x.z, acc.z);
+  acc.w = fma(w, x.w, acc.w);
+  return acc;
+}
+
 /* duet_sgemv's sums of outputs l0 .. l0 + 3, all inside [0, L), over rows p, p + GEMV_KG, ...
  * below end: GEMV_UNROLL rows' loads in flight at once, float4s where vec (ldv a multiple of 4,
  * the outputs shifted to an aligned float4), four floats each where not (GEMV_SCALAR_ROWS). vec
@@ -162,11 +171,7 @@ INLINE_FN float4 gemv_rows(const bool vec, DUET_GLOBAL const float *DUET_RESTRIC
   }
   for (; p < end; p += GEMV_KG, row += step) {
     const float4 x = gemv_load4(vec, row);
-    const float w = u[p * up];
-    acc.x = fma(w, x.x, acc.x);
-    acc.y = fma(w, x.y, acc.y);
-    acc.z = fma(w, x.z, acc.z);
-    acc.w = fma(w, x.w, acc.w);
+    acc = gemv_axpy4(u[p * up], x, acc);
   }
   return acc;
 }
@@ -213,11 +218,7 @@ INLINE_FN float4 gemv_rows_synced(const bool vec, DUET_GLOBAL const float *DUET_
         DUET_GLOBAL const float *row = v + p * ldv + l0;
         const float w = u[p * up];
         if (inside) {
-          const float4 x = gemv_load4(vec, row);
-          acc.x = fma(w, x.x, acc.x);
-          acc.y = fma(w, x.y, acc.y);
-          acc.z = fma(w, x.z, acc.z);
-          acc.w = fma(w, x.w, acc.w);
+          acc = gemv_axpy4(w, gemv_load4(vec, row), acc);
         } else if (l0 + 4 > 0 && l0 < L) {
 #pragma unroll 1
           for (int j = 0; j < 4; j++)
@@ -258,7 +259,7 @@ DUET_KERNEL KERNEL_BLOCK_MIN(GEMV_THREADS, 1, GEMV_MIN_BLOCKS) void duet_sgemv(G
   const bool synced = GEMV_SYNC_ROWS > 0 && live * 100 >= GEMV_SYNC_MIN_FILL * GEMV_LT;
   if (GEMV_SYNC_ROWS > 0)
     acc = gemv_rows_synced(vec, v, ldv, u, up, L, l0, g, ks.beg, synced ? ks.end : ks.beg);
-  if (synced) {
+  if (synced) {                               /* its sums came from the synced steps */
   } else if (vec && l0 >= 0 && l0 + 4 <= L) { /* within the outputs, v's float4s aligned */
     acc = gemv_rows(true, v, ldv, u, up, l0, p, ks.end);
 #if GEMV_SCALAR_ROWS

@@ -88,8 +88,8 @@ static int shuffle_passes(duet_ctx *ctx, duet__kernel k, size_t n, const duet_bu
                                     ctx->tun[DUET__T_REDUCE_PER_CU]);
   /* REDUCE_ITEMS_MAX: on PoCL 2^24 floats took 14.6 ms in 8 blocks, 3.1 in 512 (32 float4s a
    * thread), 2^26 60.5 in 8 and 9.6 in 2048 (docs/results/tuning-notes.md) */
-  if (items && blocks < duet__ceil_div(n4, block * items))
-    blocks = duet__ceil_div(n4, block * items);
+  const size_t least = items ? duet__ceil_div(n4, block * items) : 0;
+  if (blocks < least) blocks = least;
   if (k == DUET__K_REDUCE_ATOMIC) {
     add_pass(p, DUET__K_REDUCE_SHUFFLE, 0, duet__arg_mem(in), duet__arg_mem(out), 1);
     add_pass(p, k, n, duet__arg_mem(in), duet__arg_mem(out), blocks);
