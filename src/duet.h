@@ -264,7 +264,8 @@ DUET_EXTERN int duet_ctx_info(const duet_ctx *ctx, duet_device_info *info);
  * any (the kernels are compiled at run time), on CUDA only those that steer the core's plans
  * (e.g. GEMM_FAST_STRIPS, GEMM_PACK_MIN_INTENSITY, GEMM_FAST_BIG_PCT; its kernels are compiled
  * ahead for each set, and a kernel's value gives #DUET_EUNSUPPORTED). Each V is digits only
- * (no blank, sign or base), 1..4096 (0 where 0 means off). The values in force must keep the
+ * (no blank, sign or base), 1..4096 (0 where 0 means off; up to 2^20 for a depth of k, a name
+ * ending in _K). The values in force must keep the
  * rules the kernels assume, listed next to each tunable in the database (for example
  * TRANSPOSE_ROWS divides TRANSPOSE_TILE, GEMM_SKINNY_S is at most 32): duet_ctx_create() fails
  * with #DUET_EINVAL naming the rule broken.

@@ -165,6 +165,13 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_FAST_SKINNY_FILL_PCT || t == DUET__T_REDUCE_ITEMS_MAX;
 }
 
+/* The most DUET_TUNE takes: 4096, or 2^20 for a depth of k (a name ending in _K: a set's floor
+ * on k may lie past 4096, as nvidia-sm80's GEMM_FAST_MID_THIN_MIN_K 8192 does). */
+static long tunable_max(int t) {
+  const size_t len = strlen(tunable_names[t]);
+  return len > 2 && !strcmp(tunable_names[t] + len - 2, "_K") ? 1L << 20 : 4096;
+}
+
 /* Names tunables had before, still accepted by DUET_TUNE (deprecated): padded-tall's in duet
  * 0.1.0, and stream-K's percentage, first named like a switch. */
 static const struct {
@@ -199,9 +206,10 @@ static int apply_overrides(duet_ctx *ctx, const char *spec) {
       return duet__fail(ctx, DUET_EINVAL, "%s='%s': '%.*s' is not NAME=VALUE with a known NAME", F,
                         spec, (int)(end - p), p);
     long v;
-    if (duet__parse_count(eq + 1, (size_t)(end - eq - 1), 4096, &v) || (v == 0 && !zero_allowed(t)))
-      return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in %d..4096", F, spec,
-                        tunable_names[t], zero_allowed(t) ? 0 : 1);
+    if (duet__parse_count(eq + 1, (size_t)(end - eq - 1), tunable_max(t), &v) ||
+        (v == 0 && !zero_allowed(t)))
+      return duet__fail(ctx, DUET_EINVAL, "%s='%s': %s needs an integer in %d..%ld", F, spec,
+                        tunable_names[t], zero_allowed(t) ? 0 : 1, tunable_max(t));
     if (t < 128 && built_in >> t & 1) /* DUET__TBIT: tunables past 127 build no kernel */
       return duet__fail(ctx, DUET_EUNSUPPORTED,
                         "%s='%s': the %s backend's kernels are compiled ahead of time with %s; "

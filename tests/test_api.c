@@ -276,6 +276,11 @@ static void check_env(const harness_dev *dev) {
        dev->backend == DUET_BACKEND_OPENCL ? DUET_OK : DUET_EUNSUPPORTED, NULL},
       /* Values that steer the core's plans alone are taken everywhere, 0 included. */
       {"DUET_TUNE", "GEMM_PACK_MIN_INTENSITY=0,GEMM_FAST_STRIPS=0", 0, -2, DUET_OK, NULL},
+      /* A value is at most 4096, a depth of k (a name ending in _K) at most 2^20. */
+      {"DUET_TUNE", "GEMM_FAST_MID_THIN_MIN_K=16385,GEMM_SPLITK_MIN_K=1048576", 0, -2, DUET_OK,
+       NULL},
+      {"DUET_TUNE", "GEMM_FAST_MID_THIN_MIN_K=1048577", 0, -2, DUET_EINVAL, "0..1048576"},
+      {"DUET_TUNE", "GEMM_FAST_STRIPS=4097", 0, -2, DUET_EINVAL, "0..4096"},
   };
   for (size_t i = 0; i < COUNT(here); i++)
     if (strcmp(here[i].var, "DUET_OPENCL_PLATFORM") || dev->backend == DUET_BACKEND_OPENCL)
