@@ -133,6 +133,16 @@
  *                         per slice, summed through the cluster's shared memory); the plan
  *                         weighs it only where the backend has clusters (CUDA, compute
  *                         capability 9.0); 0 never
+ * GEMM_SPLITK_CLUSTER_TINY_K, _SMALL_K  ... and, where its units run fewer of its blocks than
+ *                         they hold (the tile's _PER_CU), only in k slices shorter than this
+ *                         (rounded up to the tile's k step) at the tiny and the small tile; 0:
+ *                         any. Too few blocks a unit wait for each k step's loads, which the
+ *                         model does not price, and the longer the slice the more steps: on the
+ *                         H200 the tiny tile's cluster ran 512^2 x 2048 (2 slices of 1024, a
+ *                         block a unit) at 0.49 of cuBLAS, 512^3 (2 of 256) at 1.09; the small
+ *                         tile's 1024^2 x 2048 (1024) 7% slower than in 4 slices and the
+ *                         reduction, 997^3 (504) 13% faster (docs/results/h200.md,
+ *                         thirty-fourth session)
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
  *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
@@ -474,7 +484,9 @@
   X(REDUCE_ITEMS_MAX,          0,  0,  32) \
   X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
-             "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")
+             "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")         \
+  X(GEMM_SPLITK_CLUSTER_TINY_K, 512, 512, 0) \
+  X(GEMM_SPLITK_CLUSTER_SMALL_K, 1024, 1024, 0)
 // clang-format on
 
 typedef enum {

@@ -96,6 +96,8 @@ typedef struct {
   duet__kernel cluster;   /* its cluster kernel for these transposes (sums the slices through a
                              cluster's shared memory), or 0 (COPY): none */
   size_t cluster_most;    /* the most slices a cluster of it takes; 0 none */
+  size_t cluster_k;       /* ... each shorter than this where its units are not full
+                             (GEMM_SPLITK_CLUSTER_TINY_K, _SMALL_K), 0 any */
   const unsigned *slots;  /* the cluster kernel's resident clusters per size (caps), 0 unknown */
 } tile_kind;
 
@@ -104,7 +106,7 @@ typedef struct {
 static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, size_t bk,
                          size_t per_cu, size_t pct) {
   return (tile_kind){
-      duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 1, 0, 0, 0, 0, NULL};
+      duet__kernel_for_trans(nn, ta, tb), {bm, bn}, bk, per_cu, pct, 1, 0, 0, 0, 0, 0, NULL};
 }
 
 int duet__gemm_is_cluster(duet__kernel k) {
@@ -122,6 +124,8 @@ static void with_cluster(const inputs *x, tile_kind *f, duet__kernel cs_nn) {
   if (most < 2 || !duet__gemm_kernel_fits(x->caps, tun, cs)) return;
   f->cluster = cs;
   f->cluster_most = most;
+  f->cluster_k =
+      duet__gemm_cluster_table(cs) ? T(GEMM_SPLITK_CLUSTER_TINY_K) : T(GEMM_SPLITK_CLUSTER_SMALL_K);
   f->slots = x->caps->cluster_slots[duet__gemm_cluster_table(cs)];
 }
 
@@ -362,7 +366,10 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     /* the cluster kernel in 2 .. GEMM_SPLITK_CLUSTER slices, where it is cheaper still (a tie
      * keeps the plain kernel) */
     for (size_t s = 2; s <= f->cluster_most && s <= smax; s++) {
-      if (duet__ceil_div(k, round_up(duet__ceil_div(k, s), f->bk)) != s) continue; /* empty */
+      const size_t kc = round_up(duet__ceil_div(k, s), f->bk);
+      if (duet__ceil_div(k, kc) != s) continue; /* an empty slice */
+      if (f->cluster_k && kc >= f->cluster_k && duet__ceil_div(tiles * s, u) < f->per_cu)
+        continue; /* too few blocks a unit to hide each step's loads, over too many steps */
       const double c = cluster_cost(x, q, f, s);
       if (c < best) best = c, q->kernel = f->cluster, q->splits = (unsigned)s;
     }

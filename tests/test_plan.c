@@ -866,9 +866,28 @@ static void clusters(void) {
       {"128 x 4096 x 32768, 553 MB: 32 small tiles in 8 slices, no cluster",
        CALL(AUTO, NN, 128, 4096, 32768),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 4096, SGEMM_FAST_SMALL_NN, 8))},
-      {"640 x 1536 x 4096, 36 MB, inside the cache: a cluster of 2 slices",
+      {"128 x 8192 x 2000, 67 MB, past the cache: 64 small tiles in 4 slices, no cluster",
+       CALL(AUTO, NN, 128, 8192, 2000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
+      /* GEMM_SPLITK_CLUSTER_TINY_K 512, _SMALL_K 1024: under-full units keep clusters to
+       * shallower slices (docs/results/h200.md, thirty-fourth session) */
+      {"640 x 1536 x 4096, 36 MB: 60 small tiles in clusters of 4 slices (2 blocks a unit), "
+       "not 2 of 2048 alone on a unit",
        CALL(AUTO, NN, 640, 1536, 4096),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 640, 0, 1536, SGEMM_FAST_SMALL_CS_NN, 2))},
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 640, 0, 1536, SGEMM_FAST_SMALL_CS_NN, 4))},
+      {"512^2 x 2048: the small tile in 16 slices and the reduction, no tiny cluster of 1024",
+       CALL(AUTO, NN, 512, 512, 2048),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_SMALL_NN, 16))},
+      {"512^2 x 1024: tiny clusters of 4 slices of 256, not 2 of 512",
+       CALL(AUTO, NN, 512, 512, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_CS_NN, 4))},
+      {"384^2 x 2048: the tiny tile in 11 slices and the reduction", CALL(AUTO, NN, 384, 384, 2048),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 384, 0, 384, SGEMM_FAST_TINY_NN, 11))},
+      {"1024^2 x 2048: the small tile in 4 slices and the reduction, no cluster of 1024",
+       CALL(AUTO, NN, 1024, 1024, 2048),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))},
+      {"799^3: tiny clusters of 2 slices of 400", CALL(AUTO, TT, 799, 799, 799),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 799, 0, 799, SGEMM_FAST_TINY_CS_TT, 2))},
   };
   check_plans(&d, w, sizeof w / sizeof w[0]);
   /* a device whose cache is not known: operands are taken to fit, so the cluster as before */
@@ -876,11 +895,24 @@ static void clusters(void) {
   uncached.name = "H200 CUDA with clusters, its cache not known";
   uncached.caps.cache_bytes = 0;
   const want_plan u[] = {
-      {"128 x 4096 x 32768: 32 small tiles in 4 slices, a cluster each",
-       CALL(AUTO, NN, 128, 4096, 32768),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 4096, SGEMM_FAST_SMALL_CS_NN, 4))},
+      {"128 x 8192 x 2000: 64 small tiles in 2 slices, a cluster each",
+       CALL(AUTO, NN, 128, 8192, 2000),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 8192, SGEMM_FAST_SMALL_CS_NN, 2))},
   };
   check_plans(&uncached, u, sizeof u / sizeof u[0]);
+  /* no floor on a cluster's slices: 512^2 x 2048 back in tiny clusters of 2 slices */
+  const want_plan deep_clusters[] = {
+      {"GEMM_SPLITK_CLUSTER_TINY_K 0: 512^2 x 2048 in tiny clusters of 2 slices",
+       CALL(AUTO, NN, 512, 512, 2048),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_CS_NN, 2))},
+  };
+  check_plans_with(&d, DUET__T_GEMM_SPLITK_CLUSTER_TINY_K, 0, deep_clusters, 1);
+  const want_plan deep_small[] = {
+      {"GEMM_SPLITK_CLUSTER_SMALL_K 0: 1024^2 x 2048 in small clusters of 2 slices",
+       CALL(AUTO, NN, 1024, 1024, 2048),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_CS_NN, 2))},
+  };
+  check_plans_with(&d, DUET__T_GEMM_SPLITK_CLUSTER_SMALL_K, 0, deep_small, 1);
   /* before the kernels load, no resident counts: units * blocks a unit / slices assumed */
   device fresh = d;
   fresh.name = "H200 CUDA with clusters, cluster kernels not loaded yet";
