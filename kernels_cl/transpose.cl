@@ -13,6 +13,8 @@
  *   TRANSPOSE_TALL_TILE  padded-tall: rows of `in` per tile, the length of its pieces of the
  *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
  *   TRANSPOSE_TALL_ROWS  padded-tall: rows of work-items in a work-group (8)
+ *   TRANSPOSE_REG_X, TRANSPOSE_REG_Y  register: its work-group, REG_X x REG_Y work-items, each
+ *                   moving a 4 x 4 block (8, 32)
  * Local memory (the last, __local argument): coalesced TILE*TILE floats, padded
  * PADDED_TILE*(PADDED_TILE+1), padded-tall (TALL_TILE+8)*(TILE+1).
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
@@ -42,6 +44,12 @@
 #endif
 #ifndef TRANSPOSE_TALL_ROWS
 #define TRANSPOSE_TALL_ROWS 8
+#endif
+#ifndef TRANSPOSE_REG_X
+#define TRANSPOSE_REG_X 8
+#endif
+#ifndef TRANSPOSE_REG_Y
+#define TRANSPOSE_REG_Y 32
 #endif
 
 /* naive: one element per work-item, a TILE x ROWS work-group over a TILE x ROWS patch of `in`.
@@ -203,5 +211,41 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_TALL_ROWS) void duet_transpose_padded_t
     __global float *restrict out, idx_t ld_out, __local float *tile_mem) {
   transpose_tall(TRANSPOSE_TILE, TRANSPOSE_TALL_TILE, TRANSPOSE_TALL_ROWS, rows, cols, in, ld_in,
                  out, ld_out, tile_mem);
+}
+#endif
+
+/* register: no local memory; each work-item moves a 4 x 4 block in registers, four rows of `in`
+ * read as float4s and written as four rows of `out`, where both lds are multiples of 4 and both
+ * pointers 16-byte aligned (else, and at the edges, one float at a time). A CPU's OpenCL (PoCL)
+ * runs a work-group's work-items as loops it can vectorize, with no barrier between the loads
+ * and the stores: there it runs 6-8x faster than padded, whose two phases meet at barriers
+ * (docs/results/tuning-notes.md). On a GPU a warp of 8 x 4 work-items (REG_X 8) reads 128
+ * bytes of each of its 16 rows of `in` and writes 64 of each of its 32 rows of `out`. */
+#if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_register)
+__kernel BLOCK(TRANSPOSE_REG_X, TRANSPOSE_REG_Y) void duet_transpose_register(
+    idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
+    __global float *restrict out, idx_t ld_out) {
+  const idx_t c = ((idx_t)get_group_id(0) * TRANSPOSE_REG_X + get_local_id(0)) * 4;
+  const bool vec = (ld_in % 4 | ld_out % 4 | (size_t)in % 16 | (size_t)out % 16) == 0;
+  FOR_EACH_TILE_Y(tile, rows, 4 * TRANSPOSE_REG_Y) {
+    const idx_t r = (tile * TRANSPOSE_REG_Y + get_local_id(1)) * 4;
+    if (vec && r + 4 <= rows && c + 4 <= cols) {
+      __global const float *src = in + r * ld_in + c;
+      const float4 a = *(__global const float4 *)src;
+      const float4 b = *(__global const float4 *)(src + ld_in);
+      const float4 d = *(__global const float4 *)(src + 2 * ld_in);
+      const float4 e = *(__global const float4 *)(src + 3 * ld_in);
+      __global float *dst = out + c * ld_out + r;
+      *(__global float4 *)dst = (float4)(a.x, b.x, d.x, e.x);
+      *(__global float4 *)(dst + ld_out) = (float4)(a.y, b.y, d.y, e.y);
+      *(__global float4 *)(dst + 2 * ld_out) = (float4)(a.z, b.z, d.z, e.z);
+      *(__global float4 *)(dst + 3 * ld_out) = (float4)(a.w, b.w, d.w, e.w);
+    } else {
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+          if (r + i < rows && c + j < cols)
+            out[(c + j) * ld_out + r + i] = in[(r + i) * ld_in + c + j];
+    }
+  }
 }
 #endif

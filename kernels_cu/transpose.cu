@@ -12,6 +12,8 @@
  *   TRANSPOSE_TALL_TILE  padded-tall: rows of `in` per tile, the length of its pieces of the
  *                   rows of `out` (128); its tiles are TRANSPOSE_TILE columns wide
  *   TRANSPOSE_TALL_ROWS  padded-tall: rows of threads in a block (8)
+ *   TRANSPOSE_REG_X, TRANSPOSE_REG_Y  register: its block, REG_X x REG_Y threads, each moving a
+ *                   4 x 4 block (8, 32)
  * Shared memory (dynamic): coalesced TILE*TILE floats, padded PADDED_TILE*(PADDED_TILE+1)
  * floats, padded-tall (TALL_TILE+8)*(TILE+1) floats.
  * No variant assumes divisibility: edges are guarded, any rows, cols and ld work. */
@@ -53,6 +55,14 @@ struct padded_tall_cfg {
   static constexpr unsigned bx = COLS, by = ROWS;
   static constexpr size_t smem = (size_t)(TALL + 8) * (COLS + 1) * sizeof(float);
   static constexpr int min_blocks = ROWS >= 8 ? blocks_for_regs(COLS * ROWS, 48) : 1;
+};
+
+/* register: REG_X x REG_Y threads, no shared memory. */
+template <int S>
+struct register_cfg {
+  static constexpr int X = TUN(S, TRANSPOSE_REG_X), Y = TUN(S, TRANSPOSE_REG_Y);
+  static constexpr unsigned bx = X, by = Y;
+  static constexpr size_t smem = 0;
 };
 
 /* naive: one element per thread, a TILE x ROWS block over a TILE x ROWS patch of `in`.
@@ -214,6 +224,41 @@ __global__ void __launch_bounds__(padded_tall_cfg<S>::bx *padded_tall_cfg<S>::by
                                                                     ld_out);
 }
 
+/* register: no shared memory; each thread moves a 4 x 4 block in registers, four rows of `in`
+ * read as float4s and written as four rows of `out`, where both lds are multiples of 4 and both
+ * pointers 16-byte aligned (else, and at the edges, one float at a time). A CPU's OpenCL (PoCL)
+ * runs it 6-8x faster than padded (docs/results/tuning-notes.md). A warp of 8 x 4 threads
+ * (REG_X 8) reads 128 bytes of each of its 16 rows of `in` and writes 64 of each of its 32 rows
+ * of `out`. */
+template <int S>
+__global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
+    duet_transpose_register(idx_t rows, idx_t cols, const float *__restrict__ in, idx_t ld_in,
+                            float *__restrict__ out, idx_t ld_out) {
+  using C = register_cfg<S>;
+  const idx_t c = ((idx_t)blockIdx.x * C::X + threadIdx.x) * 4;
+  const bool vec = (ld_in % 4 | ld_out % 4 | (uintptr_t)in % 16 | (uintptr_t)out % 16) == 0;
+  FOR_EACH_TILE_Y(tile, rows, 4 * C::Y) {
+    const idx_t r = (tile * C::Y + threadIdx.y) * 4;
+    if (vec && r + 4 <= rows && c + 4 <= cols) {
+      const float *src = in + r * ld_in + c;
+      const float4 a = *(const float4 *)src;
+      const float4 b = *(const float4 *)(src + ld_in);
+      const float4 d = *(const float4 *)(src + 2 * ld_in);
+      const float4 e = *(const float4 *)(src + 3 * ld_in);
+      float *dst = out + c * ld_out + r;
+      *(float4 *)dst = make_float4(a.x, b.x, d.x, e.x);
+      *(float4 *)(dst + ld_out) = make_float4(a.y, b.y, d.y, e.y);
+      *(float4 *)(dst + 2 * ld_out) = make_float4(a.z, b.z, d.z, e.z);
+      *(float4 *)(dst + 3 * ld_out) = make_float4(a.w, b.w, d.w, e.w);
+    } else {
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+          if (r + i < rows && c + j < cols)
+            out[(c + j) * ld_out + r + i] = in[(r + i) * ld_in + c + j];
+    }
+  }
+}
+
 /* One row per kernel: each expands to rows that end in commas clang-format cannot see. */
 // clang-format off
 extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
@@ -221,5 +266,6 @@ extern "C" const duet__cu_kernel DUET__CU_TABLE(TRANSPOSE)[] = {
     DUET_CU_KERNEL(duet_transpose_coalesced, coalesced_cfg)
     DUET_CU_KERNEL(duet_transpose_padded, padded_cfg)
     DUET_CU_KERNEL(duet_transpose_padded_tall, padded_tall_cfg)
+    DUET_CU_KERNEL(duet_transpose_register, register_cfg)
     DUET_CU_END};
 // clang-format on

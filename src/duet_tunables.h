@@ -33,6 +33,11 @@
  * TRANSPOSE_TALL_TILE     padded-tall: rows of `in` per tile (TRANSPOSE_TILE columns), the
  *                         length of the sector-aligned pieces of out's rows it writes
  * TRANSPOSE_TALL_ROWS     padded-tall: rows of threads in a block of TRANSPOSE_TILE columns
+ * TRANSPOSE_REG_X, _REG_Y register: its block, REG_X x REG_Y threads over 4 REG_X columns and
+ *                         4 REG_Y rows of `in`, a 4 x 4 block each (cpu 2 x 128: on PoCL over 2
+ *                         cores the fastest of 1-8 x 8-128 at 1024^2-4096^2; tuning-notes)
+ * TRANSPOSE_AUTO_REGISTER 1: transpose AUTO takes register where it fits (a CPU: 6-8x padded
+ *                         on PoCL); 0: the staged variants
  * TRANSPOSE_AUTO_ALIGN    transpose AUTO takes padded-tall when ld_out is not a multiple of this
  *                         many floats (NVIDIA's 128-byte segments); 0: never
  * GEMM_SIMPLE_X, _Y       naive and coalesced sgemm: one thread per element, X x Y blocks
@@ -280,6 +285,10 @@
   X(TRANSPOSE_VEC,            0,   1,   0) \
   X(TRANSPOSE_TALL_TILE,    128, 128,  64) \
   X(TRANSPOSE_TALL_ROWS,      8,   8,   4) \
+  X(TRANSPOSE_REG_X,          8,   8,   2) \
+  X(TRANSPOSE_REG_Y,         32,  32, 128) \
+  DUET__RULE(TRANSPOSE_REG_Y, T(TRANSPOSE_REG_X) * T(TRANSPOSE_REG_Y) <= 1024,                     \
+             "TRANSPOSE_REG_X * TRANSPOSE_REG_Y is at most 1024 (register's block)")               \
   X(TRANSPOSE_AUTO_ALIGN,    32,  32,   0) \
   X(GEMM_SIMPLE_X,           32,  32,  32) \
   X(GEMM_SIMPLE_Y,            8,   8,   8) \
@@ -384,8 +393,6 @@
              "GEMM_FAST_THIN is 0 (never) or 1 (the tall and wide tiles where they fit)")          \
   X(GEMM_FAST_BIG_PCT,       75,  30,  75) \
   X(GEMM_FAST_BIG_FILL_PCT,  50,  60,  50) \
-  X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
-  X(GEMM_AUTO_COALESCED_MAX,  0,   0,  40) \
   X(GEMM_FAST_SMALL_PER_CU,   2,   2,   1) \
   X(GEMM_SPLITK_REDUCE_TILE, 32,  32,  32) \
   X(GEMM_SPLITK_REDUCE_ROWS,  8,   8,   4) \
@@ -486,7 +493,12 @@
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
              "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")         \
   X(GEMM_SPLITK_CLUSTER_TINY_K, 512, 512, 0) \
-  X(GEMM_SPLITK_CLUSTER_SMALL_K, 1024, 1024, 0)
+  X(GEMM_SPLITK_CLUSTER_SMALL_K, 1024, 1024, 0) \
+  X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
+  X(GEMM_AUTO_COALESCED_MAX,  0,   0,  40) \
+  X(TRANSPOSE_AUTO_REGISTER,  0,   0,   1) \
+  DUET__RULE(TRANSPOSE_AUTO_REGISTER, T(TRANSPOSE_AUTO_REGISTER) <= 1,                             \
+             "TRANSPOSE_AUTO_REGISTER is 0 or 1")
 // clang-format on
 
 typedef enum {

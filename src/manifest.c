@@ -57,6 +57,13 @@ static void shape_transpose_padded_tall(const int *t, duet__shape *s) {
                      .block_y = T(TRANSPOSE_TALL_ROWS),
                      .shared_bytes = (size_t)(tall + 8) * (cols + 1) * F};
 }
+/* register transpose: a 4 x 4 block per thread, REG_X x REG_Y threads, no shared memory. */
+static void shape_transpose_register(const int *t, duet__shape *s) {
+  *s = (duet__shape){.tile_x = 4 * T(TRANSPOSE_REG_X),
+                     .tile_y = 4 * T(TRANSPOSE_REG_Y),
+                     .block_x = T(TRANSPOSE_REG_X),
+                     .block_y = T(TRANSPOSE_REG_Y)};
+}
 /* naive and coalesced sgemm: one thread per element of C. naive runs x down the rows of C, so
  * every warp's loads of A and stores of C are strided (the uncoalesced textbook first version). */
 static void shape_sgemm_coalesced(const int *t, duet__shape *s) {
@@ -197,6 +204,8 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
   (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_BAND) | DUET__TBIT(TRANSPOSE_PADDED_TILE) | \
    DUET__TBIT(TRANSPOSE_PADDED_ROWS) | DUET__TBIT(TRANSPOSE_PADDED_BAND) |               \
    DUET__TBIT(TRANSPOSE_VEC) | DUET__TBIT(TRANSPOSE_TALL_TILE) | DUET__TBIT(TRANSPOSE_TALL_ROWS))
+#define REG_TRANSPOSE_TUNABLES \
+  (TRANSPOSE_TUNABLES | DUET__TBIT(TRANSPOSE_REG_X) | DUET__TBIT(TRANSPOSE_REG_Y))
 #define SIMPLE_TUNABLES (DUET__TBIT(GEMM_SIMPLE_X) | DUET__TBIT(GEMM_SIMPLE_Y))
 #define REG_TUNABLES                                                             \
   (DUET__TBIT(GEMM_REG_BM) | DUET__TBIT(GEMM_REG_BN) | DUET__TBIT(GEMM_REG_BK) | \
@@ -246,6 +255,8 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                      STAGED_TUNABLES, shape_transpose_padded),
     [DUET__K_TRANSPOSE_PADDED_TALL] = ROW("duet_transpose_padded_tall", TRANSPOSE, IN_OUT_SIG "s",
                                           STAGED_TUNABLES, shape_transpose_padded_tall),
+    [DUET__K_TRANSPOSE_REGISTER] = ROW("duet_transpose_register", TRANSPOSE, IN_OUT_SIG,
+                                       REG_TRANSPOSE_TUNABLES, shape_transpose_register),
     [DUET__K_SGEMM_NAIVE] =
         ROW("duet_sgemm_naive", GEMM, GEMM_SIG, SIMPLE_TUNABLES, shape_sgemm_naive),
     [DUET__K_SGEMM_COALESCED] =

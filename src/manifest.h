@@ -59,6 +59,7 @@ extern const duet__group_desc duet__groups[DUET__G_COUNT];
   X(TRANSPOSE_COALESCED)    \
   X(TRANSPOSE_PADDED)       \
   X(TRANSPOSE_PADDED_TALL)  \
+  X(TRANSPOSE_REGISTER)     \
   X(SGEMM_NAIVE)            \
   X(SGEMM_COALESCED)        \
   X(SGEMM_TILED)            \

@@ -11,6 +11,7 @@ static const duet__variant transpose_variants[] = {
     [DUET_TRANSPOSE_COALESCED] = {"coalesced", DUET__K_TRANSPOSE_COALESCED},
     [DUET_TRANSPOSE_PADDED] = {"padded", DUET__K_TRANSPOSE_PADDED},
     [DUET_TRANSPOSE_PADDED_TALL] = {"padded-tall", DUET__K_TRANSPOSE_PADDED_TALL},
+    [DUET_TRANSPOSE_REGISTER] = {"register", DUET__K_TRANSPOSE_REGISTER},
 };
 #define N_TRANSPOSE (sizeof transpose_variants / sizeof transpose_variants[0])
 
@@ -19,11 +20,16 @@ static const duet__variant transpose_variants[] = {
  * sectors and runs there at 0.98-1.0 of cudaMemcpy; unaligned rows of in cost padded nothing
  * (docs/results/h100.md). The segment, in floats, is the tunable TRANSPOSE_AUTO_ALIGN of the
  * device's set; 0 means padded always. A kernel whose block the device cannot run is passed over
- * for the next: padded-tall, padded, then coalesced (whose block is the copy's). */
+ * for the next: padded-tall, padded, then coalesced (whose block is the copy's). Where
+ * TRANSPOSE_AUTO_REGISTER is 1 (CPUs) register comes first: on PoCL it ran 6-8x faster than
+ * padded (docs/results/tuning-notes.md). */
 static int pick_auto(duet_ctx *ctx, size_t ld_out, duet__kernel *k) {
   const int align = ctx->tun[DUET__T_TRANSPOSE_AUTO_ALIGN];
-  const duet__kernel order[] = {DUET__K_TRANSPOSE_PADDED_TALL, DUET__K_TRANSPOSE_PADDED};
-  for (size_t i = !align || ld_out % (size_t)align == 0; i < sizeof order / sizeof order[0]; i++) {
+  const duet__kernel order[] = {DUET__K_TRANSPOSE_REGISTER, DUET__K_TRANSPOSE_PADDED_TALL,
+                                DUET__K_TRANSPOSE_PADDED};
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+    if (i == 0 && !ctx->tun[DUET__T_TRANSPOSE_AUTO_REGISTER]) continue;
+    if (i == 1 && (!align || ld_out % (size_t)align == 0)) continue;
     int fits = 0, status = duet__kernel_fits(ctx, order[i], &fits);
     if (status) return status;
     if (fits) {

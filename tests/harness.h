@@ -159,6 +159,9 @@ int harness_mat_check_unchanged(harness_case *c, const harness_mat *m, const cha
 
 /* ---- CPU-checked cases --------------------------------------------------------------------- */
 #define HARNESS_COPY ((duet_transpose_variant)-1) /* as a variant: duet_copy instead */
+/* Every transpose variant, AUTO, then the copy (HARNESS_COPY): HARNESS_MOVES of them. */
+extern const duet_transpose_variant harness_moves[];
+#define HARNESS_MOVES 7
 
 /* One bit-exact transpose (or copy) of a rows x cols matrix with ld_in = cols + pad_in and
  * ld_out = out's cols + pad_out. Returns 1 when it passed (or was skipped). */

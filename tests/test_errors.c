@@ -648,9 +648,9 @@ static void run(const harness_dev *dev, void *user) {
   harness_expect_status(&c, duet_ctx_create(&f.ctx2, dev->backend, dev->device), DUET_OK, NULL,
                         "duet_ctx_create");
   harness_case_end(&c);
-  static const duet_transpose_variant variants[] = {DUET_TRANSPOSE_AUTO, DUET_TRANSPOSE_NAIVE,
-                                                    DUET_TRANSPOSE_COALESCED, DUET_TRANSPOSE_PADDED,
-                                                    DUET_TRANSPOSE_PADDED_TALL};
+  static const duet_transpose_variant variants[] = {
+      DUET_TRANSPOSE_AUTO,   DUET_TRANSPOSE_NAIVE,       DUET_TRANSPOSE_COALESCED,
+      DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_TALL, DUET_TRANSPOSE_REGISTER};
   for (size_t i = 0; i < COUNT(variants); i++) move_errors(&f, (int)variants[i]);
   move_errors(&f, -1);
   variant_errors(&f);

@@ -95,7 +95,8 @@ typedef struct {
 /* transpose (v >= 0) or copy (v < 0). */
 static void fuzz_move(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t) {
   const int copy = pick(r, 4) == 0;
-  const int v = copy ? -1 : (int)pick(r, 6) - (pick(r, 20) == 0 ? 7 : 0); /* 5: unknown */
+  const int last = DUET_TRANSPOSE_REGISTER; /* the last variant; last + 1: unknown */
+  const int v = copy ? -1 : (int)pick(r, last + 2) - (pick(r, 20) == 0 ? last + 2 : 0);
   const size_t rows = extent(r), cols = extent(r);
   const size_t orows = copy ? rows : cols, ocols = copy ? cols : rows;
   const size_t ld_in = leading(r, cols), ld_out = leading(r, ocols);
@@ -111,8 +112,8 @@ static void fuzz_move(harness_case *c, duet_ctx *ctx, harness_rng *r, tally *t) 
   const int alias = pick(r, 30) == 0, null_in = pick(r, 40) == 0;
   duet_buf *pin = null_in ? NULL : alias ? out.buf : in.buf;
   /* The model: what the library must refuse. */
-  int ok = (copy || (v >= 0 && v <= 4)) && !null_in && !alias && ld_in >= cols && ld_out >= ocols &&
-           span_of(rows, cols, ld_in) <= (alias ? out.len : in.len) &&
+  int ok = (copy || (v >= 0 && v <= last)) && !null_in && !alias && ld_in >= cols &&
+           ld_out >= ocols && span_of(rows, cols, ld_in) <= (alias ? out.len : in.len) &&
            span_of(orows, ocols, ld_out) <= out.len;
   int st = copy ? duet_copy(ctx, rows, cols, pin, ld_in, out.buf, ld_out)
                 : duet_transpose(ctx, (duet_transpose_variant)v, rows, cols, pin, ld_in, out.buf,

@@ -100,14 +100,13 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
  * that alpha == 0 takes), on small odd shapes with padded leading dimensions; padded and
  * padded-tall once more on shapes that reach their other paths. */
 static void run_every_kernel(const harness_dev *dev) {
-  static const duet_transpose_variant tv[] = {DUET_TRANSPOSE_NAIVE,  DUET_TRANSPOSE_COALESCED,
-                                              DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_TALL,
-                                              DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
-  for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) harness_run_move(dev, tv[i], 67, 45, 3, 1);
+  for (size_t i = 0; i < HARNESS_MOVES; i++) harness_run_move(dev, harness_moves[i], 67, 45, 3, 1);
   /* Whole 64 x 64 tiles of an aligned in (padded's float4 loads where the set has them, beside
    * edge tiles), and padded-tall's shifted pieces over several of its tall tiles (ld_out 300). */
   harness_run_move(dev, DUET_TRANSPOSE_PADDED, 130, 132, 0, 0);
   harness_run_move(dev, DUET_TRANSPOSE_PADDED_TALL, 300, 260, 0, 0);
+  /* register's float4 path (lds of multiples of 4), its edge blocks in the last rows and columns */
+  harness_run_move(dev, DUET_TRANSPOSE_REGISTER, 258, 132, 0, 0);
   static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE,    DUET_GEMM_COALESCED, DUET_GEMM_TILED,
                                          DUET_GEMM_REGISTER, DUET_GEMM_FAST,      DUET_GEMM_AUTO};
   for (size_t i = 0; i < sizeof gv / sizeof gv[0]; i++) {

@@ -19,14 +19,11 @@ static const shape empty[] = {{0, 5}, {5, 0}};
 /* 46341^2 > 2^31 elements: 32-bit index arithmetic anywhere overflows. */
 static const shape large[] = {{8193, 8191}, {1, 1u << 24}, {1u << 24, 1}, {46341, 46341}};
 
-static const duet_transpose_variant ops[] = {DUET_TRANSPOSE_NAIVE,  DUET_TRANSPOSE_COALESCED,
-                                             DUET_TRANSPOSE_PADDED, DUET_TRANSPOSE_PADDED_TALL,
-                                             DUET_TRANSPOSE_AUTO,   HARNESS_COPY};
-#define N_OPS (sizeof ops / sizeof ops[0])
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void run_all_ops(const harness_dev *dev, shape s, size_t pad_in, size_t pad_out) {
-  for (size_t i = 0; i < N_OPS; i++) harness_run_move(dev, ops[i], s.rows, s.cols, pad_in, pad_out);
+  for (size_t i = 0; i < HARNESS_MOVES; i++)
+    harness_run_move(dev, harness_moves[i], s.rows, s.cols, pad_in, pad_out);
 }
 
 static void run(const harness_dev *dev, void *user) {

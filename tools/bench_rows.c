@@ -272,6 +272,7 @@ static const bench_row_def rows[] = {
     TRANSPOSE("coalesced", DUET_TRANSPOSE_COALESCED, 1),
     TRANSPOSE("padded", DUET_TRANSPOSE_PADDED, 1),
     TRANSPOSE("padded-tall", DUET_TRANSPOSE_PADDED_TALL, 1),
+    TRANSPOSE("register", DUET_TRANSPOSE_REGISTER, 1),
     TRANSPOSE("auto", DUET_TRANSPOSE_AUTO, 0),
     BUF_COPY(BENCH_TRANSPOSE),
 #ifdef DUET_HAVE_CUBLAS
