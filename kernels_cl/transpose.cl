@@ -214,32 +214,61 @@ __kernel BLOCK(TRANSPOSE_TILE, TRANSPOSE_TALL_ROWS) void duet_transpose_padded_t
 }
 #endif
 
+/* register's 4 floats at p: one float4 where vec says p is 16-byte aligned */
+inline float4 reg_load4(const bool vec, __global const float *restrict p) {
+  return vec ? *(__global const float4 *)p : (float4)(p[0], p[1], p[2], p[3]);
+}
+inline void reg_store4(const bool vec, __global float *restrict p, const float4 v) {
+  if (vec) {
+    *(__global float4 *)p = v;
+  } else {
+    p[0] = v.x;
+    p[1] = v.y;
+    p[2] = v.z;
+    p[3] = v.w;
+  }
+}
+
+/* register's 4 x 4 block at src (rows of `in`) into dst (rows of `out`) */
+inline void reg_block(const bool vin, const bool vout, __global const float *restrict src,
+                      idx_t ld_in, __global float *restrict dst, idx_t ld_out) {
+  const float4 a = reg_load4(vin, src), b = reg_load4(vin, src + ld_in),
+               d = reg_load4(vin, src + 2 * ld_in), e = reg_load4(vin, src + 3 * ld_in);
+  reg_store4(vout, dst, (float4)(a.x, b.x, d.x, e.x));
+  reg_store4(vout, dst + ld_out, (float4)(a.y, b.y, d.y, e.y));
+  reg_store4(vout, dst + 2 * ld_out, (float4)(a.z, b.z, d.z, e.z));
+  reg_store4(vout, dst + 3 * ld_out, (float4)(a.w, b.w, d.w, e.w));
+}
+
 /* register: no local memory; each work-item moves a 4 x 4 block in registers, four rows of `in`
- * read as float4s and written as four rows of `out`, where both lds are multiples of 4 and both
- * pointers 16-byte aligned (else, and at the edges, one float at a time). A CPU's OpenCL (PoCL)
- * runs a work-group's work-items as loops it can vectorize, with no barrier between the loads
- * and the stores: there it runs 6-8x faster than padded, whose two phases meet at barriers
- * (docs/results/tuning-notes.md). On a GPU a warp of 8 x 4 work-items (REG_X 8) reads 128
- * bytes of each of its 16 rows of `in` and writes 64 of each of its 32 rows of `out`. */
+ * read and four rows of `out` written, float4s on each side whose ld is a multiple of 4 and
+ * whose pointer is 16-byte aligned (else four floats; the two sides' choice is the same for the
+ * whole call, and each pair of them has its own copy of the block), edge blocks one float at a
+ * time. A CPU's OpenCL (PoCL) runs a work-group's work-items as loops it can vectorize, with no
+ * barrier between the loads and the stores: there it runs 6-8x faster than padded, whose two
+ * phases meet at barriers (docs/results/tuning-notes.md). On a GPU a warp of 8 x 4 work-items
+ * (REG_X 8) reads 128 bytes of each of its 16 rows of `in` and writes 64 of each of its 32 rows
+ * of `out`. */
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_transpose_register)
 __kernel BLOCK(TRANSPOSE_REG_X, TRANSPOSE_REG_Y) void duet_transpose_register(
     idx_t rows, idx_t cols, __global const float *restrict in, idx_t ld_in,
     __global float *restrict out, idx_t ld_out) {
   const idx_t c = ((idx_t)get_group_id(0) * TRANSPOSE_REG_X + get_local_id(0)) * 4;
-  const bool vec = (ld_in % 4 | ld_out % 4 | (size_t)in % 16 | (size_t)out % 16) == 0;
+  const bool vin = (ld_in % 4 | (size_t)in % 16) == 0;
+  const bool vout = (ld_out % 4 | (size_t)out % 16) == 0;
   FOR_EACH_TILE_Y(tile, rows, 4 * TRANSPOSE_REG_Y) {
     const idx_t r = (tile * TRANSPOSE_REG_Y + get_local_id(1)) * 4;
-    if (vec && r + 4 <= rows && c + 4 <= cols) {
+    if (r + 4 <= rows && c + 4 <= cols) {
       __global const float *src = in + r * ld_in + c;
-      const float4 a = *(__global const float4 *)src;
-      const float4 b = *(__global const float4 *)(src + ld_in);
-      const float4 d = *(__global const float4 *)(src + 2 * ld_in);
-      const float4 e = *(__global const float4 *)(src + 3 * ld_in);
       __global float *dst = out + c * ld_out + r;
-      *(__global float4 *)dst = (float4)(a.x, b.x, d.x, e.x);
-      *(__global float4 *)(dst + ld_out) = (float4)(a.y, b.y, d.y, e.y);
-      *(__global float4 *)(dst + 2 * ld_out) = (float4)(a.z, b.z, d.z, e.z);
-      *(__global float4 *)(dst + 3 * ld_out) = (float4)(a.w, b.w, d.w, e.w);
+      if (vin && vout)
+        reg_block(true, true, src, ld_in, dst, ld_out);
+      else if (vin)
+        reg_block(true, false, src, ld_in, dst, ld_out);
+      else if (vout)
+        reg_block(false, true, src, ld_in, dst, ld_out);
+      else
+        reg_block(false, false, src, ld_in, dst, ld_out);
     } else {
       for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)

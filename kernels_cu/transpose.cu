@@ -224,10 +224,38 @@ __global__ void __launch_bounds__(padded_tall_cfg<S>::bx *padded_tall_cfg<S>::by
                                                                     ld_out);
 }
 
+/* register's 4 floats at p: one float4 where VEC says p is 16-byte aligned */
+template <bool VEC>
+__device__ __forceinline__ float4 reg_load4(const float *__restrict__ p) {
+  return VEC ? *(const float4 *)p : make_float4(p[0], p[1], p[2], p[3]);
+}
+template <bool VEC>
+__device__ __forceinline__ void reg_store4(float *__restrict__ p, float4 v) {
+  if (VEC) {
+    *(float4 *)p = v;
+  } else {
+    p[0] = v.x;
+    p[1] = v.y;
+    p[2] = v.z;
+    p[3] = v.w;
+  }
+}
+/* register's 4 x 4 block at src (rows of `in`) into dst (rows of `out`) */
+template <bool VIN, bool VOUT>
+__device__ __forceinline__ void reg_block(const float *__restrict__ src, idx_t ld_in,
+                                          float *__restrict__ dst, idx_t ld_out) {
+  const float4 a = reg_load4<VIN>(src), b = reg_load4<VIN>(src + ld_in),
+               d = reg_load4<VIN>(src + 2 * ld_in), e = reg_load4<VIN>(src + 3 * ld_in);
+  reg_store4<VOUT>(dst, make_float4(a.x, b.x, d.x, e.x));
+  reg_store4<VOUT>(dst + ld_out, make_float4(a.y, b.y, d.y, e.y));
+  reg_store4<VOUT>(dst + 2 * ld_out, make_float4(a.z, b.z, d.z, e.z));
+  reg_store4<VOUT>(dst + 3 * ld_out, make_float4(a.w, b.w, d.w, e.w));
+}
+
 /* register: no shared memory; each thread moves a 4 x 4 block in registers, four rows of `in`
- * read as float4s and written as four rows of `out`, where both lds are multiples of 4 and both
- * pointers 16-byte aligned (else, and at the edges, one float at a time). A CPU's OpenCL (PoCL)
- * runs it 6-8x faster than padded (docs/results/tuning-notes.md). A warp of 8 x 4 threads
+ * read and four rows of `out` written, float4s on each side whose ld is a multiple of 4 and whose
+ * pointer is 16-byte aligned (else four floats); edge blocks one float at a time. A CPU's OpenCL
+ * (PoCL) runs it 6-8x faster than padded (docs/results/tuning-notes.md). A warp of 8 x 4 threads
  * (REG_X 8) reads 128 bytes of each of its 16 rows of `in` and writes 64 of each of its 32 rows
  * of `out`. */
 template <int S>
@@ -236,20 +264,21 @@ __global__ void __launch_bounds__(register_cfg<S>::bx *register_cfg<S>::by)
                             float *__restrict__ out, idx_t ld_out) {
   using C = register_cfg<S>;
   const idx_t c = ((idx_t)blockIdx.x * C::X + threadIdx.x) * 4;
-  const bool vec = (ld_in % 4 | ld_out % 4 | (uintptr_t)in % 16 | (uintptr_t)out % 16) == 0;
+  const bool vin = (ld_in % 4 | (uintptr_t)in % 16) == 0;
+  const bool vout = (ld_out % 4 | (uintptr_t)out % 16) == 0;
   FOR_EACH_TILE_Y(tile, rows, 4 * C::Y) {
     const idx_t r = (tile * C::Y + threadIdx.y) * 4;
-    if (vec && r + 4 <= rows && c + 4 <= cols) {
+    if (r + 4 <= rows && c + 4 <= cols) {
       const float *src = in + r * ld_in + c;
-      const float4 a = *(const float4 *)src;
-      const float4 b = *(const float4 *)(src + ld_in);
-      const float4 d = *(const float4 *)(src + 2 * ld_in);
-      const float4 e = *(const float4 *)(src + 3 * ld_in);
       float *dst = out + c * ld_out + r;
-      *(float4 *)dst = make_float4(a.x, b.x, d.x, e.x);
-      *(float4 *)(dst + ld_out) = make_float4(a.y, b.y, d.y, e.y);
-      *(float4 *)(dst + 2 * ld_out) = make_float4(a.z, b.z, d.z, e.z);
-      *(float4 *)(dst + 3 * ld_out) = make_float4(a.w, b.w, d.w, e.w);
+      if (vin && vout)
+        reg_block<true, true>(src, ld_in, dst, ld_out);
+      else if (vin)
+        reg_block<true, false>(src, ld_in, dst, ld_out);
+      else if (vout)
+        reg_block<false, true>(src, ld_in, dst, ld_out);
+      else
+        reg_block<false, false>(src, ld_in, dst, ld_out);
     } else {
       for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)

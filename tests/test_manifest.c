@@ -105,8 +105,12 @@ static void run_every_kernel(const harness_dev *dev) {
    * edge tiles), and padded-tall's shifted pieces over several of its tall tiles (ld_out 300). */
   harness_run_move(dev, DUET_TRANSPOSE_PADDED, 130, 132, 0, 0);
   harness_run_move(dev, DUET_TRANSPOSE_PADDED_TALL, 300, 260, 0, 0);
-  /* register's float4 path (lds of multiples of 4), its edge blocks in the last rows and columns */
+  /* register's four copies of its block (float4s on both sides, on `in`'s or `out`'s alone, on
+   * neither: lds of multiples of 4 or not) and its edge blocks in the last rows and columns */
   harness_run_move(dev, DUET_TRANSPOSE_REGISTER, 258, 132, 0, 0);
+  harness_run_move(dev, DUET_TRANSPOSE_REGISTER, 130, 68, 0, 0);
+  harness_run_move(dev, DUET_TRANSPOSE_REGISTER, 132, 66, 0, 0);
+  harness_run_move(dev, DUET_TRANSPOSE_REGISTER, 130, 66, 0, 0);
   static const duet_gemm_variant gv[] = {DUET_GEMM_NAIVE,    DUET_GEMM_COALESCED, DUET_GEMM_TILED,
                                          DUET_GEMM_REGISTER, DUET_GEMM_FAST,      DUET_GEMM_AUTO};
   for (size_t i = 0; i < sizeof gv / sizeof gv[0]; i++) {
