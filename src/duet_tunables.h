@@ -144,7 +144,7 @@
  *                         any. Too few blocks a unit wait for each k step's loads, which the
  *                         model does not price, and the longer the slice the more steps: on the
  *                         H200 the tiny tile's cluster ran 512^2 x 2048 (2 slices of 1024, a
- *                         block a unit) at 0.49 of cuBLAS, 512^3 (2 of 256) at 1.09; the small
+ *                         block a unit) at 0.49 of cuBLAS, 512^3 (2 of 256) at 1.01-1.30; the small
  *                         tile's 1024^2 x 2048 (1024) 7% slower than in 4 slices and the
  *                         reduction, 997^3 (504) 13% faster (docs/results/h200.md,
  *                         thirty-fourth session)
