@@ -122,11 +122,11 @@ static void with_cluster(const inputs *x, tile_kind *f, duet__kernel cs_nn) {
   const size_t most =
       T(GEMM_SPLITK_CLUSTER) < x->caps->cluster_max ? T(GEMM_SPLITK_CLUSTER) : x->caps->cluster_max;
   if (most < 2 || !duet__gemm_kernel_fits(x->caps, tun, cs)) return;
+  const int tiny = duet__gemm_cluster_table(cs); /* 1: the tiny tile's, 0: the small's */
   f->cluster = cs;
   f->cluster_most = most;
-  f->cluster_k =
-      duet__gemm_cluster_table(cs) ? T(GEMM_SPLITK_CLUSTER_TINY_K) : T(GEMM_SPLITK_CLUSTER_SMALL_K);
-  f->slots = x->caps->cluster_slots[duet__gemm_cluster_table(cs)];
+  f->cluster_k = tiny ? T(GEMM_SPLITK_CLUSTER_TINY_K) : T(GEMM_SPLITK_CLUSTER_SMALL_K);
+  f->slots = x->caps->cluster_slots[tiny];
 }
 
 /* Whether plain fast kernel k is the tiny tile's, whose stream-K kernel sums split-K's slices in

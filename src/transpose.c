@@ -27,9 +27,10 @@ static int pick_auto(duet_ctx *ctx, size_t ld_out, duet__kernel *k) {
   const int align = ctx->tun[DUET__T_TRANSPOSE_AUTO_ALIGN];
   const duet__kernel order[] = {DUET__K_TRANSPOSE_REGISTER, DUET__K_TRANSPOSE_PADDED_TALL,
                                 DUET__K_TRANSPOSE_PADDED};
+  const int wanted[] = {ctx->tun[DUET__T_TRANSPOSE_AUTO_REGISTER] != 0,
+                        align && ld_out % (size_t)align != 0, 1};
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-    if (i == 0 && !ctx->tun[DUET__T_TRANSPOSE_AUTO_REGISTER]) continue;
-    if (i == 1 && (!align || ld_out % (size_t)align == 0)) continue;
+    if (!wanted[i]) continue;
     int fits = 0, status = duet__kernel_fits(ctx, order[i], &fits);
     if (status) return status;
     if (fits) {

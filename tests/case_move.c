@@ -60,13 +60,15 @@ static diff compare(const harness_mat *in, const float *out, size_t ld_out, int 
   return all;
 }
 
-const duet_transpose_variant harness_moves[HARNESS_MOVES] = {DUET_TRANSPOSE_NAIVE,
-                                                             DUET_TRANSPOSE_COALESCED,
-                                                             DUET_TRANSPOSE_PADDED,
-                                                             DUET_TRANSPOSE_PADDED_TALL,
-                                                             DUET_TRANSPOSE_REGISTER,
-                                                             DUET_TRANSPOSE_AUTO,
-                                                             HARNESS_COPY};
+const duet_transpose_variant harness_moves[] = {DUET_TRANSPOSE_NAIVE,
+                                                DUET_TRANSPOSE_COALESCED,
+                                                DUET_TRANSPOSE_PADDED,
+                                                DUET_TRANSPOSE_PADDED_TALL,
+                                                DUET_TRANSPOSE_REGISTER,
+                                                DUET_TRANSPOSE_AUTO,
+                                                HARNESS_COPY};
+_Static_assert(sizeof harness_moves / sizeof harness_moves[0] == HARNESS_MOVES,
+               "HARNESS_MOVES counts harness_moves");
 
 int harness_run_move(const harness_dev *dev, duet_transpose_variant v, size_t rows, size_t cols,
                      size_t pad_in, size_t pad_out) {
