@@ -636,8 +636,8 @@ DUET_EXTERN int duet_copy(duet_ctx *ctx, size_t rows, size_t cols, const duet_bu
 /**
  * A transpose variant's name.
  * @param v the variant.
- * @return the name: "auto", "naive", "coalesced", "padded", "padded-tall"; NULL for an unknown
- * value.
+ * @return the name: "auto", "naive", "coalesced", "padded", "padded-tall", "register"; NULL for
+ * an unknown value.
  */
 DUET_EXTERN const char *duet_transpose_variant_name(duet_transpose_variant v);
 /**

@@ -100,7 +100,8 @@ static void check_variant_names(const char *routine, name_fn name, parse_fn pars
     harness_expect(&c, st == DUET_OK && back == v, "parse(\"%s\") = %s, %d", names[v],
                    duet_status_name(st), back);
   }
-  harness_expect(&c, name(-1) == NULL && name(99) == NULL, "an unknown value has a name");
+  harness_expect(&c, name(-1) == NULL && name(n) == NULL && name(99) == NULL,
+                 "an unknown value has a name");
   static const char *const bogus[] = {"bogus", "", "naive ", "AUTO"};
   for (size_t i = 0; i < COUNT(bogus); i++) {
     int back = -7, st = parse(bogus[i], &back);
@@ -507,10 +508,11 @@ int main(void) {
   harness_init("test_api");
   check_status_table();
   check_backend_names();
-  static const char *const tnames[] = {"auto", "naive", "coalesced", "padded", "padded-tall"};
+  static const char *const tnames[] = {"auto",   "naive",       "coalesced",
+                                       "padded", "padded-tall", "register"};
   static const char *const gnames[] = {"auto", "naive", "coalesced", "tiled", "register", "fast"};
-  check_variant_names("transpose", tname, tparse, tnames, 5);
-  check_variant_names("gemm", gname, gparse, gnames, 6);
+  check_variant_names("transpose", tname, tparse, tnames, (int)COUNT(tnames));
+  check_variant_names("gemm", gname, gparse, gnames, (int)COUNT(gnames));
   check_variant_parse_null();
   check_deprecated_names();
   check_backends();
