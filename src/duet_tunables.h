@@ -147,7 +147,11 @@
  *                         block a unit) at 0.49 of cuBLAS, 512^3 (2 of 256) at 1.01-1.30; the small
  *                         tile's 1024^2 x 2048 (1024) 7% slower than in 4 slices and the
  *                         reduction, 997^3 (504) 13% faster (docs/results/h200.md,
- *                         thirty-fourth session)
+ *                         thirty-fourth session). On the H100 the tiny tile's 384^2 x 1024 (3 of
+ *                         341) ran 0.0249 ms against 0.0166 in 11 slices and the reduction,
+ *                         512^2 x 768 (2 of 384) 0.0279 against 0.0233 in clusters of 4, while
+ *                         at 256 the floor would cost 512^3 its 2 slices (0.0160 -> 0.0169 ms in
+ *                         4): 320 (docs/results/h100.md, thirty-fifth session)
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
  *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and
@@ -165,7 +169,9 @@
  *                         its lanes idle; 0: never
  * GEMM_PACK_MIN_INTENSITY fast copies an operand whose ld is not a multiple of 4 into the arena
  *                         at one that is (vector loads), where the multiply does at least this
- *                         many flops per byte the copies move
+ *                         many flops per byte the copies move (nvidia-sm80 128: on the H100
+ *                         CUDA ran 703^3-799^3 10-14% faster packed, 575^3 4%, 639^3 3% slower;
+ *                         docs/results/h100.md, thirty-fifth session)
  * GEMM_SKINNY_S           skinny sgemm: the most rows (or columns) of C a strip may have
  * GEMM_FAST_SKINNY        1: fast runs a strip of at most GEMM_SKINNY_S rows or columns of C
  *                         with a skinny kernel: skinny where the other operand is read along the
@@ -402,7 +408,7 @@
   X(GEMM_FAST_SHALLOW_TINY_K, 0,  32,   0) \
   X(GEMM_FAST_STRIPS,         1,   1,   1) \
   X(GEMM_FAST_STREAMK_PCT,    5,   5,   5) \
-  X(GEMM_PACK_MIN_INTENSITY, 256, 200, 256) \
+  X(GEMM_PACK_MIN_INTENSITY, 256, 128, 256) \
   X(GEMM_SKINNY_S,            4,   4,   4) \
   DUET__RULE(GEMM_SKINNY_S, T(GEMM_SKINNY_S) <= 32,                                                \
              "GEMM_SKINNY_S is at most 32 (skinny-dot sums a strip's outputs in the 32 lanes of "  \
@@ -492,7 +498,7 @@
   X(GEMM_COST_CLUSTER_WAIT_PCT, 0,  0,   0) \
   DUET__RULE(GEMM_COST_CLUSTER_WAIT_PCT, T(GEMM_COST_CLUSTER_WAIT_PCT) <= 100,                     \
              "GEMM_COST_CLUSTER_WAIT_PCT is at most 100 (a share of a lone block's wait)")         \
-  X(GEMM_SPLITK_CLUSTER_TINY_K, 512, 512, 0) \
+  X(GEMM_SPLITK_CLUSTER_TINY_K, 320, 320, 0) \
   X(GEMM_SPLITK_CLUSTER_SMALL_K, 1024, 1024, 0) \
   X(GEMM_AUTO_TILED_MAX,    128, 128,   0) \
   X(GEMM_AUTO_COALESCED_MAX,  0,   0,  40) \

@@ -80,7 +80,12 @@ static duet__tuning_set pick(const duet__caps *c) {
  *   blocks an SM (FAST_MIN_BLOCKS in kernels_cl/gemm_fast.cl: at 3 it spilled).
  *   nvidia-sm80 on OpenCL, GEMM_PACK_MIN_INTENSITY 220: with both operands packed in one launch,
  *   NVIDIA's OpenCL ran 801^3 (200 flops a copied byte) 5% slower and 851^3 (213) 1% slower,
- *   901^3-1023^3 and 1000 x 1000 x 997 (225-256) 3-10% faster; CUDA's 200 packs 801^3 faster.
+ *   901^3-1023^3 and 1000 x 1000 x 997 (225-256) 3-10% faster; CUDA's 128 packs 703^3-801^3
+ *   faster. On the H100 (thirty-fifth session) packing at 64 or 128 ran OpenCL's 513^3-831^3
+ *   2-10% slower, and never packing 961^3-1023^3 within 1.5% either way, 997^3 2% slower.
+ *   nvidia-sm80 on OpenCL, GEMM_AUTO_TILED_MAX 168: on the H100 NVIDIA's OpenCL ran tiled
+ *   faster than fast at 136^3-168^3 (0.0104 ms against 0.0125-0.0128 at 136^3-160^3, 0.0120
+ *   against 0.0127 at 168^3), level at 176^3 and slower from 192^3; CUDA's crossing is 128.
  * The timings: docs/results/tuning-notes.md. */
 static const struct {
   duet__tuning_set set;
@@ -96,6 +101,7 @@ static const struct {
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_LAUNCH, 64},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_SPLITK_FUSE, 4},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_PACK_MIN_INTENSITY, 220},
+    {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_AUTO_TILED_MAX, 168},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_BK, 16},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_FLAT_BK, 16},
     {DUET__SET_NVIDIA_SM80, DUET_BACKEND_OPENCL, DUET__T_GEMM_FAST_MID_THIN_MIN_K, 0},

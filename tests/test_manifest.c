@@ -83,7 +83,8 @@ static void check_tunables(const harness_dev *dev, duet_ctx *ctx, const char *se
                  {"GEMM_FAST_FLAT_BK", 8, 16},
                  {"GEMM_FAST_MID_PER_CU", 2, 3},
                  {"GEMM_FAST_MID_THIN_MIN_K", 8192, 0},
-                 {"GEMM_PACK_MIN_INTENSITY", 200, 220}};
+                 {"GEMM_PACK_MIN_INTENSITY", 128, 220},
+                 {"GEMM_AUTO_TILED_MAX", 128, 168}};
   if (!strcmp(set, "nvidia-sm80"))
     for (int i = 0; duet_ctx_tunable(ctx, i, &name, &value) == DUET_OK; i++)
       for (size_t r = 0; r < sizeof refined / sizeof refined[0]; r++)

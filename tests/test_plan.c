@@ -528,7 +528,8 @@ static void fallbacks(void) {
  * (GEMM_FAST_TINY_BK, the same refinement) keeps the slices of steps of 8, the model's latency
  * being per 8 of k, but where the deeper step rounds a slice up; GEMM_FAST_THIN 0 keeps thin C on
  * the square tiles; GEMM_FAST_MID_PCT 110 (OpenCL's refinement) weighs the mid tile;
- * GEMM_SPLITK_LAUNCH 64 (OpenCL's) keeps C up to 384^3 in one launch; a tiny tile
+ * GEMM_SPLITK_LAUNCH 64 (OpenCL's) keeps C up to 384^3 in one launch; GEMM_AUTO_TILED_MAX 168
+ * (OpenCL's) takes tiled up to 168^3; a tiny tile
  * that does not load (nor the thin ones) leaves its shapes to the small one (never to tiled). */
 static void switched(const device *h100) {
   int *t = tun[h100->set];
@@ -544,6 +545,14 @@ static void switched(const device *h100) {
                             CALL(AUTO, NN, 8192, 8192, 64),
                             FAST_PLAN(0, 0, 1, PIECE(0, 8192, 0, 8192, FAST_NN))};
   check_plans_with(h100, DUET__T_GEMM_FAST_SHALLOW_K, 0, &opencl, 1);
+  /* GEMM_AUTO_TILED_MAX 168 (OpenCL's): tiled up to 168^3 */
+  const want_plan tiled_to_168[] = {
+      {"GEMM_AUTO_TILED_MAX 168 (OpenCL's): 160^3 on tiled", CALL(AUTO, NN, 160, 160, 160),
+       SIMPLE_PLAN(TILED, SGEMM_TILED)},
+      {"GEMM_AUTO_TILED_MAX 168: 168 x 168 x 169 on fast", CALL(AUTO, NN, 168, 168, 169),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 168, 0, 168, SGEMM_FAST_TINY_NN, 2))},
+  };
+  check_plans_with(h100, DUET__T_GEMM_AUTO_TILED_MAX, 168, tiled_to_168, 2);
   /* GEMM_FAST_THIN 0: the square tiles alone, as before the tall and wide ones */
   const int saved_thin = t[DUET__T_GEMM_FAST_THIN];
   t[DUET__T_GEMM_FAST_THIN] = 0;
@@ -827,12 +836,12 @@ static void clusters(void) {
       {"1023^3 both transposed, ld 1031, both packed: 2 slices", CALL(AUTO, TT, 1023, 1023, 1023),
        .lda = 1031, .ldb = 1031,
        FAST_PLAN(1, 1, 1, SPLIT_PIECE(0, 1023, 0, 1023, SGEMM_FAST_SMALL_CS_TT, 2))},
-      /* GEMM_PACK_MIN_INTENSITY 200: 2 * 799^3 flops over the 8 * 799^2 bytes a copy moves is
-       * 199.75, 801^3's 200.25 */
-      {"799^3 at ld 799: below the pack threshold", CALL(AUTO, NN, 799, 799, 799),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 799, 0, 799, SGEMM_FAST_TINY_CS_NN, 2))},
-      {"801^3 at ld 801: above it, both packed", CALL(AUTO, NN, 801, 801, 801),
-       FAST_PLAN(1, 1, 1, SPLIT_PIECE(0, 801, 0, 801, SGEMM_FAST_TINY_CS_NN, 2))},
+      /* GEMM_PACK_MIN_INTENSITY 128: 2 * 511^3 flops over the 8 * 511^2 bytes a copy moves is
+       * 127.75, 513^3's 128.25 */
+      {"511^3 at ld 511: below the pack threshold", CALL(AUTO, NN, 511, 511, 511),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 511, 0, 511, SGEMM_FAST_TINY_CS_NN, 2))},
+      {"513^3 at ld 513: above it, both packed", CALL(AUTO, NN, 513, 513, 513),
+       FAST_PLAN(1, 1, 1, SPLIT_PIECE(0, 513, 0, 513, SGEMM_FAST_TINY_CS_NN, 3))},
       {"768^3: 36 small tiles in 3 slices", CALL(AUTO, NN, 768, 768, 768),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 768, 0, 768, SGEMM_FAST_SMALL_CS_NN, 3))},
       {"512^3: 64 tiny tiles in 2 slices", CALL(AUTO, NN, 512, 512, 512),
@@ -869,8 +878,8 @@ static void clusters(void) {
       {"128 x 8192 x 2000, 67 MB, past the cache: 64 small tiles in 4 slices, no cluster",
        CALL(AUTO, NN, 128, 8192, 2000),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 128, 0, 8192, SGEMM_FAST_SMALL_NN, 4))},
-      /* GEMM_SPLITK_CLUSTER_TINY_K 512, _SMALL_K 1024: under-full units keep clusters to
-       * shallower slices (docs/results/h200.md, thirty-fourth session) */
+      /* GEMM_SPLITK_CLUSTER_TINY_K 320, _SMALL_K 1024: under-full units keep clusters to
+       * shallower slices (docs/results/h200.md, thirty-fourth session; h100.md, thirty-fifth) */
       {"640 x 1536 x 4096, 36 MB: 60 small tiles in clusters of 4 slices (2 blocks a unit), "
        "not 2 of 2048 alone on a unit",
        CALL(AUTO, NN, 640, 1536, 4096),
@@ -886,8 +895,15 @@ static void clusters(void) {
       {"1024^2 x 2048: the small tile in 4 slices and the reduction, no cluster of 1024",
        CALL(AUTO, NN, 1024, 1024, 2048),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 1024, 0, 1024, SGEMM_FAST_SMALL_NN, 4))},
-      {"799^3: tiny clusters of 2 slices of 400", CALL(AUTO, TT, 799, 799, 799),
-       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 799, 0, 799, SGEMM_FAST_TINY_CS_TT, 2))},
+      {"384^2 x 1024: the tiny tile in 11 slices and the reduction, no cluster of 3 of 341",
+       CALL(AUTO, NN, 384, 384, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 384, 0, 384, SGEMM_FAST_TINY_NN, 11))},
+      {"512^2 x 768, both transposed: tiny clusters of 4 slices of 192, not 2 of 384",
+       CALL(AUTO, TT, 512, 512, 768),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_CS_TT, 4))},
+      {"801^3, both packed: the tiny tile in 3 slices and the reduction, no cluster of 2 of 401",
+       CALL(AUTO, NN, 801, 801, 801),
+       FAST_PLAN(1, 1, 1, SPLIT_PIECE(0, 801, 0, 801, SGEMM_FAST_TINY_NN, 3))},
   };
   check_plans(&d, w, sizeof w / sizeof w[0]);
   /* a device whose cache is not known: operands are taken to fit, so the cluster as before */
