@@ -138,7 +138,7 @@
  *                         per slice, summed through the cluster's shared memory); the plan
  *                         weighs it only where the backend has clusters (CUDA, compute
  *                         capability 9.0); 0 never
- * GEMM_SPLITK_CLUSTER_TINY_K, _SMALL_K  ... and, where its units run fewer of its blocks than
+ * GEMM_SPLITK_CLUSTER_TINY_K, _SMALL_K  ... and, where its units run at most half the blocks
  *                         they hold (the tile's _PER_CU), only in k slices shorter than this
  *                         (rounded up to the tile's k step) at the tiny and the small tile; 0:
  *                         any. Too few blocks a unit wait for each k step's loads, which the
@@ -151,7 +151,9 @@
  *                         341) ran 0.0249 ms against 0.0166 in 11 slices and the reduction,
  *                         512^2 x 768 (2 of 384) 0.0279 against 0.0233 in clusters of 4, while
  *                         at 256 the floor would cost 512^3 its 2 slices (0.0160 -> 0.0169 ms in
- *                         4): 320 (docs/results/h100.md, thirty-fifth session)
+ *                         4): 320; with three blocks a unit the tiny tile's 896^2 x 1024 (2 of
+ *                         512) ran 0.0530 ms against 0.0565 on the floor's plan, so three of
+ *                         four are not under-full (docs/results/h100.md, thirty-fifth session)
  * GEMM_SPLITK_REDUCE_TILE, _ROWS  split-K's reduction: its block, TILE columns of a row by ROWS
  *                         lanes that share out the slices (the kernel takes any block)
  * GEMM_FAST_STRIPS        1: where the big tiles' last row or column is at most half full and

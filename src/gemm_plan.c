@@ -96,8 +96,8 @@ typedef struct {
   duet__kernel cluster;   /* its cluster kernel for these transposes (sums the slices through a
                              cluster's shared memory), or 0 (COPY): none */
   size_t cluster_most;    /* the most slices a cluster of it takes; 0 none */
-  size_t cluster_k;       /* ... each shorter than this where its units are not full
-                             (GEMM_SPLITK_CLUSTER_TINY_K, _SMALL_K), 0 any */
+  size_t cluster_k;       /* ... each shorter than this where its units run at most half the
+                             blocks they hold (GEMM_SPLITK_CLUSTER_TINY_K, _SMALL_K), 0 any */
   const unsigned *slots;  /* the cluster kernel's resident clusters per size (caps), 0 unknown */
 } tile_kind;
 
@@ -368,8 +368,10 @@ static void tile_piece(const inputs *x, duet__gemm_piece *q) {
     for (size_t s = 2; s <= f->cluster_most && s <= smax; s++) {
       const size_t kc = round_up(duet__ceil_div(k, s), f->bk);
       if (duet__ceil_div(k, kc) != s) continue; /* an empty slice */
-      if (f->cluster_k && kc >= f->cluster_k && duet__ceil_div(tiles * s, u) < f->per_cu)
-        continue; /* too few blocks a unit to hide each step's loads, over too many steps */
+      /* at most half the blocks a unit holds: too few to hide each step's loads, over too many
+       * steps (three of the tiny tile's four hid them: 896^2 x 1024 on the H100, h100.md) */
+      if (f->cluster_k && kc >= f->cluster_k && duet__ceil_div(tiles * s, u) <= f->per_cu / 2)
+        continue;
       const double c = cluster_cost(x, q, f, s);
       if (c < best) best = c, q->kernel = f->cluster, q->splits = (unsigned)s;
     }

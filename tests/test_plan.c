@@ -901,9 +901,15 @@ static void clusters(void) {
       {"512^2 x 768, both transposed: tiny clusters of 4 slices of 192, not 2 of 384",
        CALL(AUTO, TT, 512, 512, 768),
        FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 512, 0, 512, SGEMM_FAST_TINY_CS_TT, 4))},
-      {"801^3, both packed: the tiny tile in 3 slices and the reduction, no cluster of 2 of 401",
+      {"801^3, both packed: tiny clusters of 2 slices of 401, three blocks a unit (not under-full)",
        CALL(AUTO, NN, 801, 801, 801),
-       FAST_PLAN(1, 1, 1, SPLIT_PIECE(0, 801, 0, 801, SGEMM_FAST_TINY_NN, 3))},
+       FAST_PLAN(1, 1, 1, SPLIT_PIECE(0, 801, 0, 801, SGEMM_FAST_TINY_CS_NN, 2))},
+      {"896^2 x 1024: tiny clusters of 2 slices of 512, three blocks a unit",
+       CALL(AUTO, NN, 896, 896, 1024),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 896, 0, 896, SGEMM_FAST_TINY_CS_NN, 2))},
+      {"704^2 x 640: tiny clusters of 4 slices of 160, not 2 of 320 with two blocks a unit",
+       CALL(AUTO, NN, 704, 704, 640),
+       FAST_PLAN(0, 0, 1, SPLIT_PIECE(0, 704, 0, 704, SGEMM_FAST_TINY_CS_NN, 4))},
   };
   check_plans(&d, w, sizeof w / sizeof w[0]);
   /* a device whose cache is not known: operands are taken to fit, so the cluster as before */
