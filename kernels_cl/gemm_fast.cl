@@ -252,6 +252,16 @@ INLINE_FN void store_c4(DUET_GLOBAL float *DUET_RESTRICT c, idx_t row, idx_t col
   }
 }
 
+/* FAST_K_STOP 1: a guarded k tile multiplies only the k that exist, where fewer than BK are left
+ * (the rest are zeros); 0: all BK steps. OpenCL's GEMM_FAST_K_STOP (nvidia-sm80's tiny tile in
+ * steps of 16 spends 15 of 16 on zeros at k = 1); CUDA builds 0: the early stop raised nvcc's
+ * spills in four nvidia-sm80 kernels (docs/results/misses.md, "4096^2 x 1"). */
+#if defined(GEMM_FAST_K_STOP)
+#define FAST_K_STOP GEMM_FAST_K_STOP
+#else
+#define FAST_K_STOP 0
+#endif
+
 /* How the k loop loads: GUARDED (any tile), FULL_VEC and FULL_SCALAR (tiles wholly inside the
  * matrix, with and without 16-byte loads). */
 #define GUARDED 0
@@ -288,8 +298,14 @@ INLINE_FN void k_tiles(const bool KA, const bool KB, const int mode, int *kt, in
     if (active) {
       SHARED_PTR const float *as = cur + am;
       SHARED_PTR const float *bs = cur + BK * FAST_SA + bn;
+#if FAST_K_STOP
+      const int steps = mode == GUARDED ? (int)min((idx_t)BK, kend - kbeg - (idx_t)k0 * BK) : BK;
+#endif
 #pragma unroll
       for (int p = 0; p < BK; p++) {
+#if FAST_K_STOP
+        if (p == steps) break;
+#endif
         float af[GEMM_FAST_TM], bf[GEMM_FAST_TN];
 #pragma unroll
         for (int i = 0; i < TM / 4; i++) {

@@ -56,6 +56,13 @@
  *                         all but their last k tile (FAST_EDGE_LOADS in kernels_cl/gemm_fast.cl;
  *                         the other tiles always do); 0, only tiles inside what may be read.
  *                         CUDA's big tile is built with 0 (kernels_cu/gemm_fast.cu)
+ * GEMM_FAST_K_STOP        OpenCL, every tile: 1, the last k tile of a slice multiplies only
+ *                         the k that exist (the rest are zeros), where the k step is deeper than
+ *                         what is left: k of 1 on NVIDIA's OpenCL's tiny tile in steps of 16
+ *                         spends 15 of 16 steps on zeros (4096^2 x 1 at 0.80 of cuBLAS on the
+ *                         H100); 0, every step. CUDA builds 0 (kernels_cl/gemm_fast.cl: an early
+ *                         stop raised nvcc's spills in four nvidia-sm80 kernels). Untimed on a GPU
+ *                         (docs/results/misses.md, "4096^2 x 1")
  * GEMM_FAST_SMALL_*       the same kernel at a smaller tile, for shapes with few big tiles
  * GEMM_FAST_TINY_*        the same kernel at a third tile, for C of few small tiles
  * GEMM_FAST_MID_*         the same kernel at a tile between the small and the tiny one, for a
@@ -469,8 +476,11 @@
   DUET__RULE(STENCIL_MIN_BLOCKS, T(STENCIL_MIN_BLOCKS) * T(STENCIL_BLOCK) <= 4096,                 \
              "STENCIL_MIN_BLOCKS * STENCIL_BLOCK is at most 4096 (16 registers a thread in a "     \
              "register file of 65536)")                                                            \
-  X(STENCIL_AUTO,             3,   3,   3) \
+  X(GEMM_FAST_K_STOP,         0,   0,   0) \
+  DUET__RULE(GEMM_FAST_K_STOP, T(GEMM_FAST_K_STOP) <= 1,                                           \
+             "GEMM_FAST_K_STOP is 0 or 1 (the last k tile stops at k)")                         \
   /* past index 127 only tunables that steer the plans: DUET__TBIT's mask holds 128 bits */       \
+  X(STENCIL_AUTO,             3,   3,   3) \
   X(QUEUE_FLUSH,              1,   1,   1) \
   DUET__RULE(QUEUE_FLUSH, T(QUEUE_FLUSH) <= 2, "QUEUE_FLUSH is 0, 1 or 2")                        \
   X(GEMM_SPLITK_CLUSTER,      4,   4,   0) \

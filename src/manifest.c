@@ -210,9 +210,11 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
 #define REG_TUNABLES                                                             \
   (DUET__TBIT(GEMM_REG_BM) | DUET__TBIT(GEMM_REG_BN) | DUET__TBIT(GEMM_REG_BK) | \
    DUET__TBIT(GEMM_REG_TM) | DUET__TBIT(GEMM_REG_TN))
-#define FAST_TUNABLES(P)                                                           \
-  (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) | \
-   DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND))
+/* every tile's build takes GEMM_FAST_K_STOP (OpenCL's; CUDA builds 0) */
+#define FAST_TUNABLES(P)                                                             \
+  (DUET__TBIT(P##BM) | DUET__TBIT(P##BN) | DUET__TBIT(P##BK) | DUET__TBIT(P##WM) |   \
+   DUET__TBIT(P##WN) | DUET__TBIT(P##TM) | DUET__TBIT(P##TN) | DUET__TBIT(P##BAND) | \
+   DUET__TBIT(GEMM_FAST_K_STOP))
 /* fast at the big tile takes the bodies per kernel and, on OpenCL, the edge loads' switch too
  * (kernels_cl/gemm_fast.cl: FAST_BODY, FAST_EDGE_LOADS); stream-K's kernels, whose group is the
  * same, do not read the bodies and are built with the group's edge loads (a group's build takes

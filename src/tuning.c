@@ -170,7 +170,7 @@ static int zero_allowed(int t) {
          t == DUET__T_GEMM_COST_CLUSTER_WAIT_PCT || t == DUET__T_GEMV_SYNC_ROWS ||
          t == DUET__T_GEMM_FAST_SKINNY_FILL_PCT || t == DUET__T_REDUCE_ITEMS_MAX ||
          t == DUET__T_GEMM_SPLITK_CLUSTER_TINY_K || t == DUET__T_GEMM_SPLITK_CLUSTER_SMALL_K ||
-         t == DUET__T_TRANSPOSE_AUTO_REGISTER;
+         t == DUET__T_TRANSPOSE_AUTO_REGISTER || t == DUET__T_GEMM_FAST_K_STOP;
 }
 
 /* The most DUET_TUNE takes: 4096, or 2^20 for a depth of k (a name ending in _K: a set's floor

@@ -203,6 +203,9 @@ static const mnk mid_thin[] = {
 static const mnk big_split[] = {{128, 192, 4000}, {127, 190, 5001}, {250, 120, 3001},
                                 {190, 250, 2000}, {512, 256, 3000}, {500, 250, 4000}};
 
+/* k shallower than any tile's k step, under C of many tiles, and k one past a step of 16 */
+static const mnk k_stop_shapes[] = {{257, 129, 1}, {130, 300, 5}, {64, 200, 9}, {300, 70, 17}};
+
 int main(void) {
   harness_init("test_gemm");
   harness_for_each_ctx(run, NULL);
@@ -223,6 +226,10 @@ int main(void) {
   static tuned skinny_dot = {"GEMM_FAST_SKINNY_DOT=1", "skinnydot"};
   harness_for_each_ctx(run_tuned, &skinny_dot);
   harness_for_each_ctx(run_tuned, &shallow);
+  /* the last k tile stopping at k (OpenCL's; CUDA's kernels refuse it): the small shapes, and
+   * shallow k under C of many tiles */
+  static tuned k_stop = {"GEMM_FAST_K_STOP=1", "kstop"};
+  harness_for_each_ctx(run_tuned, &k_stop);
   static tuned gemv_unsynced = {"GEMV_SYNC_ROWS=0,GEMV_THREADS=256,GEMV_LX=32,GEMV_ALONG_PER_CU=4",
                                 "gemv-unsynced"};
   static tuned gemv_groups = {"GEMV_SYNC_ROWS=3,GEMV_THREADS=128,GEMV_LX=32", "gemv-groups"};
@@ -235,6 +242,9 @@ int main(void) {
   static tuned deep_tiny = {H100_MODEL "80", "deep"};
   static tuned deep_small = {H100_MODEL "1", "deep-small"}; /* the tiny tile never pays */
   setenv("DUET_TEST_UNITS", "132", 1);
+  static model_run k_stop_shallow = {
+      {"GEMM_FAST_K_STOP=1", "kstop-shallow"}, k_stop_shapes, COUNT(k_stop_shapes)};
+  harness_for_each_ctx(run_model, &k_stop_shallow);
   harness_for_each_ctx(run_deep, &deep_tiny);
   harness_for_each_ctx(run_deep, &deep_small);
   static tuned one_lane_model = {H100_MODEL "80,GEMM_SPLITK_REDUCE_PER_CU=1", "one-lane"};
