@@ -33,6 +33,7 @@
 #define SQUARE "square"
 #define ODD "odd"
 #define TRANS "transposed"
+#define MID "mid k"
 
 /* The GPU's list: the classes of issue 22's table and more, at the sizes users meet. */
 static const bench_size gpu_shapes[] = {
@@ -98,6 +99,11 @@ static const bench_size gpu_shapes[] = {
     L(1000, 1000, 1000, "nn", 1024, 1024, 1024),
     L(1023, 1023, 1023, "tt", 1031, 1031, 1031),
     L(4096, 4096, 64, "nn", 128, 4352, 8192),
+    /* a C of a few hundred rows at mid depth (the tiny and small tiles' clusters or k slices),
+     * and an odd size whose lds make fast copy both operands or load them a float at a time */
+    S(512, 512, 2048, MID),
+    S(384, 384, 1024, MID),
+    S(799, 799, 799, ODD),
 };
 
 /* The CPU's list (PoCL): the same classes and count, scaled down. */
@@ -154,6 +160,9 @@ static const bench_size cpu_shapes[] = {
     L(250, 250, 250, "nn", 256, 256, 256),
     L(255, 255, 255, "tt", 263, 263, 263),
     L(512, 512, 16, "nn", 32, 576, 1024),
+    S(128, 128, 512, MID),
+    S(96, 96, 256, MID),
+    S(199, 199, 199, ODD),
 };
 
 /* The copies that m = 1 and n = 1 are compared with: one of as many bytes as each size of their
