@@ -304,7 +304,7 @@ INLINE_FN void k_tiles(const bool KA, const bool KB, const int mode, int *kt, in
 #pragma unroll
       for (int p = 0; p < BK; p++) {
 #if FAST_K_STOP
-        if (p == steps) break;
+        if (p >= steps) continue; /* not break: the loop keeps its count, so it unrolls */
 #endif
         float af[GEMM_FAST_TM], bf[GEMM_FAST_TN];
 #pragma unroll

@@ -478,7 +478,7 @@
              "register file of 65536)")                                                            \
   X(GEMM_FAST_K_STOP,         0,   0,   0) \
   DUET__RULE(GEMM_FAST_K_STOP, T(GEMM_FAST_K_STOP) <= 1,                                           \
-             "GEMM_FAST_K_STOP is 0 or 1 (the last k tile stops at k)")                         \
+             "GEMM_FAST_K_STOP is 0 or 1 (the last k tile stops at k)")                            \
   /* past index 127 only tunables that steer the plans: DUET__TBIT's mask holds 128 bits */       \
   X(STENCIL_AUTO,             3,   3,   3) \
   X(QUEUE_FLUSH,              1,   1,   1) \
