@@ -8,7 +8,7 @@
  * _wide, _mid, _narrow and _flat (fast alone; on CUDA the small and tiny tiles also take the
  * cluster kernels, fast_cluster_tiles), each with the GEMM_FAST_TINY_, ... values under the
  * GEMM_FAST_ names: -D options renamed on OpenCL, a namespace of its own on CUDA,
- * kernels_cu/gemm_fast.cu.
+ * kernels_cu/gemm_fast.inc.
  *
  * Tunables (values per tuning set in src/duet_tunables.h, whose DUET__FAST_RULES check them
  * wherever a set or a DUET_TUNE override is applied; the STATIC_CHECKs below build-fail the same
@@ -51,7 +51,7 @@
 #if !defined(GEMM_FAST_BM) || !defined(GEMM_FAST_BN) || !defined(GEMM_FAST_BK) || \
     !defined(GEMM_FAST_WM) || !defined(GEMM_FAST_WN) || !defined(GEMM_FAST_TM) || \
     !defined(GEMM_FAST_TN) || !defined(GEMM_FAST_BAND)
-#error "the tunables come from the tuning set: -D on OpenCL, kernels_cu/gemm_fast.cu on CUDA"
+#error "the tunables come from the tuning set: -D on OpenCL, kernels_cu/gemm_fast.inc on CUDA"
 #endif
 
 #define FAST_WARPS_N (GEMM_FAST_BN / GEMM_FAST_WN)
@@ -108,7 +108,7 @@ STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) =
 #define LOADER_DG(kcont, R) ((kcont) ? 4 * FAST_NT / GEMM_FAST_BK : FAST_NT / ((R) / 4))
 /* FAST_EDGE_LOADS 1: edge tiles take the unguarded loads too (loader_load_full, mac_tile); 0:
  * only tiles inside what may be read, the kernels' code as before the edge loads. The big tile
- * takes 0 on CUDA (kernels_cu/gemm_fast.cu: its four-body kernel ran 4096^3 nt 7% slower built
+ * takes 0 on CUDA (kernels_cu/gemm_fast.inc: its four-body kernel ran 4096^3 nt 7% slower built
  * with them on the H200, the same ptxas lottery as its register caps) and OpenCL's takes
  * GEMM_FAST_EDGE_LOADS (nvidia-sm80: 0, 2048^3 to 8192^3 3-4% faster without them on NVIDIA's
  * OpenCL, H200); its plans have few edge tiles for their work. The other tiles take 1. */
@@ -120,14 +120,32 @@ STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) =
 #undef EDGE_ROW /* CUDA includes this file once per tile, the big tile's without them */
 #undef EDGE_GROUP
 #undef EDGE_LAST
+#undef SC_EDGE
+#undef SC_LAST
 #if FAST_EDGE_LOADS
 #define EDGE_ROW(L, row, past) ((L).valid > 0 ? (row) : (past))
 #define EDGE_GROUP(G, l, L) ((G) == 1 ? 0 : min((l), (L)->last))
 #define EDGE_LAST(L, v) ((L).last = (v))
+#define SC_EDGE(e, L) min((e), (L)->last)
+#define SC_LAST(L) ((L)->last)
 #else
 #define EDGE_LAST(L, v) ((void)0)
 #define EDGE_ROW(L, row, past) row
 #define EDGE_GROUP(G, l, L) l
+#define SC_EDGE(e, L) (e)
+#define SC_LAST(L) 0
+#endif
+/* FAST_SCALAR 1 (the gemm_fast*_scalar groups, chosen by the plan where an operand's ld is not a
+ * multiple of 4: src/gemm_plan.c, GEMM_FAST_SCALAR): the operands load in the scalar layout
+ * (loader_init below), lanes reading consecutive floats at any alignment; 0: in float4 groups,
+ * with a float at a time for an operand without 16-byte loads. Kernels of their own rather than
+ * a branch in every kernel: the branch cost the aligned loads registers and speed
+ * (docs/results/h200.md, twenty-sixth session). */
+#undef FAST_SCALAR
+#if defined(GEMM_FAST_SCALAR)
+#define FAST_SCALAR GEMM_FAST_SCALAR
+#else
+#define FAST_SCALAR 0
 #endif
 typedef struct {
   DUET_GLOBAL const float *src; /* this thread's first group in the current k tile */
@@ -143,6 +161,7 @@ typedef struct {
 #endif
 } tile_loader;
 
+#if !FAST_SCALAR /* the vector layout */
 INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
                                   DUET_GLOBAL const float *x, idx_t ld, idx_t row0, idx_t rows,
                                   idx_t kbeg, int t) {
@@ -205,7 +224,9 @@ INLINE_FN void loader_load(const bool kcont, const int R, const int G, float4 *v
  * rereads group `last`'s row; memory along m or n, a float4 reaches at most 3 elements past the
  * matrix's rows, which lie in the next k row's memory (this is never the last k row) as long as
  * the ld is at least 3. */
-INLINE_FN void loader_load_full(const bool vec, const int G, float4 *v, const tile_loader *L) {
+INLINE_FN void loader_load_full(const bool kcont, const int R, const bool vec, const int G,
+                                float4 *v, const tile_loader *L) {
+  (void)kcont, (void)R;
   for (int l = 0; l < G; l++) { /* G is a constant once inlined: the loop unrolls */
     DUET_GLOBAL const float *s = L->src + EDGE_GROUP(G, l, L) * L->gstep;
     v[l] = vec ? GLOBAL_CONST_FLOAT4(s) : DUET_MAKE_FLOAT4(s[0], s[1], s[2], s[3]);
@@ -228,6 +249,116 @@ INLINE_FN void loader_store(const bool kcont, const int R, const int G, SHARED_P
     }
   }
 }
+
+#else /* FAST_SCALAR: the scalar layout */
+/* Element e (0 .. 4G - 1, kept in component e % 4 of v[e / 4]) of thread t is element e * NT + t
+ * of the tile in memory order, so that a warp's lanes read consecutive floats whatever the
+ * operand's alignment (a warp instruction touches the sectors one float4 instruction of the
+ * vector layout touches, where that layout's scalar fallback touches each sector four times):
+ *   kcont: k offset t % BK, row t / BK + e * (NT / BK); a warp reads 32 / BK rows' BK floats.
+ *   otherwise: row offset (e % P) * NT + t % R and k offset (e / P) * DQ + t / R, where P = R /
+ *     NT (or 1) elements share a k row and DQ = NT / R (or 1); a warp reads 32 consecutive floats
+ *     of one k row.
+ * The shared layout s[p * SR + r] is the vector layout's, so the multiply is the same code. */
+#define SC_P(R) ((R) > FAST_NT ? (R) / FAST_NT : 1)
+#define SC_DQ(R) (FAST_NT > (R) ? FAST_NT / (R) : 1)
+#define SC_DS (FAST_NT / GEMM_FAST_BK) /* kcont: rows between a thread's elements */
+STATIC_CHECK(FAST_NT % GEMM_FAST_BK == 0, scalar_layout_a_warp_reads_whole_k_rows);
+STATIC_CHECK((GEMM_FAST_BM % FAST_NT == 0 || FAST_NT % GEMM_FAST_BM == 0) &&
+                 (GEMM_FAST_BN % FAST_NT == 0 || FAST_NT % GEMM_FAST_BN == 0),
+             scalar_layout_tile_rows_and_block_divide);
+
+INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
+                                  DUET_GLOBAL const float *x, idx_t ld, idx_t row0, idx_t rows,
+                                  idx_t kbeg, int t) {
+  const int BK = GEMM_FAST_BK, SR = R + 4, E = 4 * G;
+  tile_loader L;
+  if (kcont) {
+    const int q = t % BK, r = t / BK;
+    const idx_t rl = rows - (row0 + r);
+    L.at = q * SR + r;
+    L.kq = q;
+    L.valid =
+        rl <= 0 ? 0 : (rl >= (idx_t)(E - 1) * SC_DS + 1 ? E : (int)((rl + SC_DS - 1) / SC_DS));
+    EDGE_LAST(L, L.valid > 0 ? L.valid - 1 : 0);
+    L.src = x + (EDGE_ROW(L, row0 + r, rows - 1)) * ld + kbeg + q;
+    L.gstep = (idx_t)SC_DS * ld;
+    L.step = BK;
+  } else {
+    const int P = SC_P(R), r = t % R, q = t / R;
+    const idx_t rl = rows - (row0 + r);
+    L.at = q * SR + r;
+    L.kq = q;
+    L.valid = rl <= 0
+                  ? 0
+                  : (rl >= (idx_t)(P - 1) * FAST_NT + 1 ? P : (int)((rl + FAST_NT - 1) / FAST_NT));
+    /* the unguarded loads read the matrix's last column in place of those past it: its offset
+     * from src (src is that column already where all of them are past) */
+    EDGE_LAST(L, L.valid > 0 ? (int)(rows - 1 - (row0 + r)) : 0);
+    L.src = x + (kbeg + q) * ld + EDGE_ROW(L, row0 + r, rows - 1);
+    L.gstep = (idx_t)SC_DQ(R) * ld;
+    L.step = (idx_t)BK * ld;
+  }
+  return L;
+}
+
+/* Element e's address; edge: the unguarded loads' (rows or columns past the matrix read its
+ * last). */
+INLINE_FN DUET_GLOBAL const float *sc_elem(const bool kcont, const int R, int e, bool edge,
+                                           const tile_loader *L) {
+  if (kcont) return L->src + (edge ? SC_EDGE(e, L) : e) * L->gstep;
+  const int P = SC_P(R), j = e % P;
+  return L->src + (e / P) * L->gstep + (edge && j >= L->valid ? SC_LAST(L) : j * FAST_NT);
+}
+/* Whether element e exists in a k tile whose first kl k indices do. */
+INLINE_FN bool sc_exists(const bool kcont, const int R, int e, int kl, const tile_loader *L) {
+  if (kcont) return e < L->valid && L->kq < kl;
+  const int P = SC_P(R);
+  return e % P < L->valid && L->kq + (e / P) * SC_DQ(R) < kl;
+}
+#define SC_GUARDED(e) (sc_exists(kcont, R, (e), kl, L) ? *sc_elem(kcont, R, (e), false, L) : 0.0f)
+
+/* Load one k tile, of which the first kl (1..BK) k indices exist; zeros outside the matrix.
+ * (vec is the vector layout's; these loads are scalar.) */
+INLINE_FN void loader_load(const bool kcont, const int R, const int G, float4 *v, int kl, bool vec,
+                           const tile_loader *L) {
+  (void)vec;
+  for (int l = 0; l < G; l++) /* G is a constant once inlined: the loop unrolls */
+    v[l] = DUET_MAKE_FLOAT4(SC_GUARDED(4 * l), SC_GUARDED(4 * l + 1), SC_GUARDED(4 * l + 2),
+                            SC_GUARDED(4 * l + 3));
+}
+#undef SC_GUARDED
+
+/* Load a k tile whose k indices all exist, unguarded (loader_load_full of the vector layout
+ * says when; here a row or column past the matrix reads its last, so no load leaves it). */
+INLINE_FN void loader_load_full(const bool kcont, const int R, const bool vec, const int G,
+                                float4 *v, const tile_loader *L) {
+  (void)vec;
+  const bool edge = FAST_EDGE_LOADS;
+  for (int l = 0; l < G; l++) /* G is a constant once inlined: the loop unrolls */
+    v[l] = DUET_MAKE_FLOAT4(
+        *sc_elem(kcont, R, 4 * l, edge, L), *sc_elem(kcont, R, 4 * l + 1, edge, L),
+        *sc_elem(kcont, R, 4 * l + 2, edge, L), *sc_elem(kcont, R, 4 * l + 3, edge, L));
+}
+
+/* Store the loaded elements into the k-major tile s[p * SR + r]: consecutive lanes, consecutive
+ * words along r (or, kcont, along p: rows SR apart). */
+INLINE_FN void loader_store(const bool kcont, const int R, const int G, SHARED_PTR float *s,
+                            const float4 *v, const tile_loader *L) {
+  const int SR = R + 4, P = SC_P(R);
+  for (int l = 0; l < G; l++) { /* G is a constant once inlined: the loop unrolls */
+    const float x[4] = {v[l].x, v[l].y, v[l].z, v[l].w};
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      const int e = 4 * l + c;
+      if (kcont)
+        s[L->at + e * SC_DS] = x[c];
+      else
+        s[L->at + (e / P) * SC_DQ(R) * SR + (e % P) * FAST_NT] = x[c];
+    }
+  }
+}
+#endif /* FAST_SCALAR */
 
 /* C(row, col..col+3) of this thread's 4-wide piece: alpha * acc + beta * C, beta == 0 never
  * reading C, only columns < n written. */
@@ -291,8 +422,8 @@ INLINE_FN void k_tiles(const bool KA, const bool KB, const int mode, int *kt, in
         loader_load(KA, BM, FAST_GA, ra, kl, va, la);
         loader_load(KB, BN, FAST_GB, rb, kl, vb, lb);
       } else {
-        loader_load_full(mode == FULL_VEC, FAST_GA, ra, la);
-        loader_load_full(mode == FULL_VEC, FAST_GB, rb, lb);
+        loader_load_full(KA, BM, mode == FULL_VEC, FAST_GA, ra, la);
+        loader_load_full(KB, BN, mode == FULL_VEC, FAST_GB, rb, lb);
       }
     }
     if (active) {
@@ -398,7 +529,7 @@ INLINE_FN void mac_tile(const bool KA, const bool KB, lane_place me, idx_t m, id
   int kt = 0;
   const bool edge_ok = FAST_EDGE_LOADS && (KA || m >= 4) && (KB || n >= 4);
   if (edge_ok || (m0 + BM <= m_read && n0 + BN <= n_read)) {
-    if (va && vb)
+    if (!FAST_SCALAR && va && vb) /* the scalar layout has one kind of loads: one loop */
       k_tiles(KA, KB, FULL_VEC, &kt, nk - 2, nk, kbeg, kend, smem, &la, &lb, ra, rb, va, vb, active,
               am, bn, acc);
     else
@@ -667,7 +798,7 @@ INLINE_FN void fast_stream_k(const bool KA, const bool KB, idx_t m, idx_t n, idx
  * (NVIDIA's OpenCL runs ptxas over each), or more. A body runs at another speed alone and among
  * others, at the same register count, as ptxas schedules it otherwise (docs/results/h200.md,
  * twenty-first and twenty-second sessions):
- *   - CUDA: four bodies in the _nn kernel, which kernels_cu/gemm_fast.cu registers under the
+ *   - CUDA: four bodies in the _nn kernel, which kernels_cu/gemm_fast.inc registers under the
  *     four names (nvcc builds ahead of time: their size costs nothing at run time); at the big
  *     tile it registers duet_sgemm_fast_nn_alone and _tn_alone (below) for nn and tn.
  *   - OpenCL: GEMM_FAST_BODIES, which the big tile's group alone is built with (the other tiles
@@ -723,7 +854,7 @@ FAST_KERNEL(duet_sgemm_fast_tn, false, false)
 #if !defined(DUET_KERNEL_ONLY) || defined(DUET_WANT_duet_sgemm_fast_tt)
 FAST_KERNEL(duet_sgemm_fast_tt, false, true)
 #endif
-/* CUDA, the big tile (kernels_cu/gemm_fast.cu wants them): fast's nn and tn bodies each alone,
+/* CUDA, the big tile (kernels_cu/gemm_fast.inc wants them): fast's nn and tn bodies each alone,
  * under a cap of FAST_ALONE_REGS(MOST) registers: what FAST_MIN_BLOCKS blocks leave a thread (as
  * __launch_bounds__ gives), and at most MOST where a block fills a unit alone (FAST_MIN_BLOCKS 1:
  * nvidia-sm80's 256 x 128 tile). There nn alone under 240 and tn alone under 248 ran faster than

@@ -51,11 +51,11 @@
  *                         schedules the pair faster than one body or four), 4 all four, picked
  *                         by ta and tb (docs/results/h200.md, twenty-second session); the other
  *                         tiles take their own body alone. CUDA's are set in
- *                         kernels_cu/gemm_fast.cu
+ *                         kernels_cu/gemm_fast.inc
  * GEMM_FAST_EDGE_LOADS    OpenCL, the big tile: 1, its edge tiles take the unguarded loads for
  *                         all but their last k tile (FAST_EDGE_LOADS in kernels_cl/gemm_fast.cl;
  *                         the other tiles always do); 0, only tiles inside what may be read.
- *                         CUDA's big tile is built with 0 (kernels_cu/gemm_fast.cu)
+ *                         CUDA's big tile is built with 0 (kernels_cu/gemm_fast.inc)
  * GEMM_FAST_K_STOP        OpenCL, every tile: 1, the last k tile of a slice multiplies only
  *                         the k that exist (the rest are zeros), where the k step is deeper than
  *                         what is left: k of 1 on NVIDIA's OpenCL's tiny tile in steps of 16
@@ -181,6 +181,11 @@
  *                         many flops per byte the copies move (nvidia-sm80 128: on the H100
  *                         CUDA ran 703^3-799^3 10-14% faster packed, 575^3 4%, 639^3 3% slower;
  *                         docs/results/h100.md, thirty-fifth session)
+ * GEMM_FAST_SCALAR        1: where an operand's ld is not a multiple of 4 and it is not packed
+ *                         (GEMM_PACK_MIN_INTENSITY), fast's pieces run their scalar twins (the
+ *                         gemm_fast*_scalar groups: lanes load consecutive floats at any
+ *                         alignment); 0: fast's own kernels, which load such an operand a float
+ *                         at a time in the float4 groups' layout
  * GEMM_SKINNY_S           skinny sgemm: the most rows (or columns) of C a strip may have
  * GEMM_FAST_SKINNY        1: fast runs a strip of at most GEMM_SKINNY_S rows or columns of C
  *                         with a skinny kernel: skinny where the other operand is read along the
@@ -516,7 +521,10 @@
   X(GEMM_AUTO_COALESCED_MAX,  0,   0,  40) \
   X(TRANSPOSE_AUTO_REGISTER,  0,   0,   1) \
   DUET__RULE(TRANSPOSE_AUTO_REGISTER, T(TRANSPOSE_AUTO_REGISTER) <= 1,                             \
-             "TRANSPOSE_AUTO_REGISTER is 0 or 1")
+             "TRANSPOSE_AUTO_REGISTER is 0 or 1")                                                  \
+  X(GEMM_FAST_SCALAR,         0,   0,   0) \
+  DUET__RULE(GEMM_FAST_SCALAR, T(GEMM_FAST_SCALAR) <= 1,                                           \
+             "GEMM_FAST_SCALAR is 0 or 1 (unaligned operands on the scalar twins)")
 // clang-format on
 
 typedef enum {

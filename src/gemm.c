@@ -221,8 +221,8 @@ static void emit_piece(const duet_ctx *ctx, steps *p, const fast_call *f, const 
                      DUET__K_SGEMM_FAST_SK_TT + 1 == DUET__K_SGEMM_FAST_TINY_SK_NN &&
                      DUET__K_SGEMM_FAST_TINY_SK_TT + 1 == DUET__K_SGEMM_FAST_SMALL_CS_NN,
                  "the fast, stream-K and cluster kernels (big to flat, then stream-K's, then "
-                 "the clusters') are one run of ids");
-  const int own = q->kernel >= DUET__K_SGEMM_FAST_NN && q->kernel <= DUET__K_SGEMM_FAST_TINY_CS_TT;
+                 "the clusters') are one run of ids, and their scalar twins another");
+  const int own = duet__kernel_is_fast(q->kernel);
   duet__manifest[own ? q->kernel : DUET__K_SGEMM_FAST_NN].shape(ctx->tun, &tile);
   const size_t m_read = q->rows >= tile.tile_y ? a->reach - q->r0 : q->rows;
   const size_t n_read = q->cols >= tile.tile_x ? b->reach - q->c0 : q->cols;

@@ -110,9 +110,13 @@ static tile_kind kind_of(duet__kernel nn, int ta, int tb, size_t bm, size_t bn, 
 }
 
 int duet__gemm_is_cluster(duet__kernel k) {
+  k = duet__kernel_vector(k);
   return k >= DUET__K_SGEMM_FAST_SMALL_CS_NN && k <= DUET__K_SGEMM_FAST_TINY_CS_TT;
 }
-int duet__gemm_cluster_table(duet__kernel k) { return k >= DUET__K_SGEMM_FAST_TINY_CS_NN; }
+/* a scalar twin shares its tile's table: the same block and shared memory */
+int duet__gemm_cluster_table(duet__kernel k) {
+  return duet__kernel_vector(k) >= DUET__K_SGEMM_FAST_TINY_CS_NN;
+}
 
 /* The small and tiny tiles' cluster kernels (kernels_cl/gemm_fast.cl, fast_cluster_tiles), where
  * GEMM_SPLITK_CLUSTER allows them, the device has clusters and the kernel fits. */
@@ -645,6 +649,24 @@ static void plan_pack(const inputs *x, duet__gemm_pack *pk, size_t ld, size_t ro
               duet__ceil_div(cols, (size_t)T(TRANSPOSE_TILE));
 }
 
+/* An operand left without 16-byte loads (its ld not a multiple of 4, not packed) sends the pieces
+ * on fast's kernels to their scalar twins (GEMM_FAST_SCALAR; kernels_cl/gemm_fast.cl, FAST_SCALAR),
+ * all of them or, where a twin does not fit, none. The plan's costs are the vector kernels': the
+ * twins are taken to run at their speed. */
+static void with_scalar_twins(const inputs *x, duet__gemm_plan *p) {
+  const int *tun = x->tun;
+  const duet__gemm_shape *s = x->s;
+  const int unaligned = (s->lda % 4 && !p->pack[0].on) || (s->ldb % 4 && !p->pack[1].on);
+  if (!T(GEMM_FAST_SCALAR) || !unaligned) return;
+  for (unsigned i = 0; i < p->npieces; i++) {
+    const duet__kernel k = p->piece[i].kernel;
+    if (duet__kernel_is_fast(k) && !duet__gemm_kernel_fits(x->caps, tun, duet__kernel_scalar(k)))
+      return;
+  }
+  for (unsigned i = 0; i < p->npieces; i++)
+    p->piece[i].kernel = duet__kernel_scalar(p->piece[i].kernel);
+}
+
 static int plan_fast(const inputs *x, duet__gemm_plan *p) {
   const int *tun = x->tun;
   const duet__gemm_shape *s = x->s;
@@ -660,7 +682,9 @@ static int plan_fast(const inputs *x, duet__gemm_plan *p) {
     plan_pack(x, &p->pack[1], s->ldb, s->tb ? s->n : s->k, s->tb ? s->k : s->n, s->tb, tile_n);
   }
   p->launches = (unsigned)(p->pack[0].on || p->pack[1].on); /* duet_sgemm_pack packs both */
-  return cut_pieces(x, p);
+  const int status = cut_pieces(x, p);
+  if (!status) with_scalar_twins(x, p);
+  return status;
 }
 
 static int plan_variant(const inputs *x, duet_gemm_variant v, duet__gemm_plan *p) {

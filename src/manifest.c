@@ -6,8 +6,8 @@
 #define F sizeof(float)
 
 const duet__group_desc duet__groups[DUET__G_COUNT] = {
-#define DUET__GROUP_ROW(id, name, source, from, to, after_prior) \
-  {name, source, from, to, after_prior},
+#define DUET__GROUP_ROW(id, name, source, from, to, after_prior, define) \
+  {name, source, from, to, after_prior, define},
     DUET__GROUPS(DUET__GROUP_ROW)
 #undef DUET__GROUP_ROW
 };
@@ -238,12 +238,48 @@ static void shape_stencil_register16(const int *t, duet__shape *s) {
   { .name = (NAME), .group = DUET__G_##GROUP, .sig = (SIG), .tunables = (TUNABLES), .shape = SHAPE }
 
 /* fast's four rows of one kind, a kernel per transpose combination: ids ID_NN, _NT, _TN, _TT in
- * the order duet__kernel_for_trans counts on, named NAME_nn ... NAME_tt. */
-#define FOUR_ROWS(ID, NAME, GROUP, SIG, TUNABLES, SHAPE)              \
-  [DUET__K_##ID##_NN] = ROW(NAME "_nn", GROUP, SIG, TUNABLES, SHAPE), \
-  [DUET__K_##ID##_NT] = ROW(NAME "_nt", GROUP, SIG, TUNABLES, SHAPE), \
-  [DUET__K_##ID##_TN] = ROW(NAME "_tn", GROUP, SIG, TUNABLES, SHAPE), \
-  [DUET__K_##ID##_TT] = ROW(NAME "_tt", GROUP, SIG, TUNABLES, SHAPE)
+ * the order duet__kernel_for_trans counts on (each suffixed S), named NAME_nn ... NAME_tt, in group
+ * GROUP (suffixed S). */
+#define FOUR_ROWS(ID, S, NAME, GROUP, SIG, TUNABLES, SHAPE)                 \
+  [DUET__K_##ID##_NN##S] = ROW(NAME "_nn", GROUP##S, SIG, TUNABLES, SHAPE), \
+  [DUET__K_##ID##_NT##S] = ROW(NAME "_nt", GROUP##S, SIG, TUNABLES, SHAPE), \
+  [DUET__K_##ID##_TN##S] = ROW(NAME "_tn", GROUP##S, SIG, TUNABLES, SHAPE), \
+  [DUET__K_##ID##_TT##S] = ROW(NAME "_tt", GROUP##S, SIG, TUNABLES, SHAPE)
+
+/* fast's rows (S empty), and again for their scalar twins (S _SC: the same kernels in the
+ * gemm_fast*_scalar groups):
+ *   duet_sgemm_fast at the big, small, tiny, tall, wide, mid, narrow and flat tile; grid z:
+ *     split-K slices writing into a workspace (src/gemm_plan.c);
+ *   duet_sgemm_fast_sk: a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives
+ *     the grid); at the tiny tile, split-K summed in its one launch (every tile shared, a block
+ *     per tile and k slice: GEMM_SPLITK_FUSE);
+ *   duet_sgemm_fast_cs: grid z, k slices summed through a cluster of z blocks' shared memory,
+ *     CUDA alone (compute capability 9.0), at the small and the tiny tile. */
+#define FAST_ROWS(S)                                                                      \
+  FOUR_ROWS(SGEMM_FAST, S, "duet_sgemm_fast", GEMM_FAST, FAST_SIG, BIG_TUNABLES,          \
+            shape_sgemm_fast),                                                            \
+      FOUR_ROWS(SGEMM_FAST_SMALL, S, "duet_sgemm_fast", GEMM_FAST_SMALL, FAST_SIG,        \
+                FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),                 \
+      FOUR_ROWS(SGEMM_FAST_TINY, S, "duet_sgemm_fast", GEMM_FAST_TINY, FAST_SIG,          \
+                FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),                   \
+      FOUR_ROWS(SGEMM_FAST_TALL, S, "duet_sgemm_fast", GEMM_FAST_TALL, FAST_SIG,          \
+                FAST_TUNABLES(GEMM_FAST_TALL_), shape_sgemm_fast_tall),                   \
+      FOUR_ROWS(SGEMM_FAST_WIDE, S, "duet_sgemm_fast", GEMM_FAST_WIDE, FAST_SIG,          \
+                FAST_TUNABLES(GEMM_FAST_WIDE_), shape_sgemm_fast_wide),                   \
+      FOUR_ROWS(SGEMM_FAST_MID, S, "duet_sgemm_fast", GEMM_FAST_MID, FAST_SIG,            \
+                FAST_TUNABLES(GEMM_FAST_MID_), shape_sgemm_fast_mid),                     \
+      FOUR_ROWS(SGEMM_FAST_NARROW, S, "duet_sgemm_fast", GEMM_FAST_NARROW, FAST_SIG,      \
+                FAST_TUNABLES(GEMM_FAST_NARROW_), shape_sgemm_fast_narrow),               \
+      FOUR_ROWS(SGEMM_FAST_FLAT, S, "duet_sgemm_fast", GEMM_FAST_FLAT, FAST_SIG,          \
+                FAST_TUNABLES(GEMM_FAST_FLAT_), shape_sgemm_fast_flat),                   \
+      FOUR_ROWS(SGEMM_FAST_SK, S, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,           \
+                FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),                             \
+      FOUR_ROWS(SGEMM_FAST_TINY_SK, S, "duet_sgemm_fast_sk", GEMM_FAST_TINY, FAST_SK_SIG, \
+                FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),                   \
+      FOUR_ROWS(SGEMM_FAST_SMALL_CS, S, "duet_sgemm_fast_cs", GEMM_FAST_SMALL, FAST_SIG,  \
+                FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small_cs),              \
+      FOUR_ROWS(SGEMM_FAST_TINY_CS, S, "duet_sgemm_fast_cs", GEMM_FAST_TINY, FAST_SIG,    \
+                FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny_cs),
 
 const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
     [DUET__K_COPY] = ROW("duet_copy", COPY, IN_OUT_SIG, TRANSPOSE_TUNABLES, shape_copy),
@@ -267,42 +303,13 @@ const duet__kernel_desc duet__manifest[DUET__K_COUNT] = {
                                 SIMPLE_TUNABLES | DUET__TBIT(GEMM_TILE), shape_sgemm_tiled),
     [DUET__K_SGEMM_REGISTER] =
         ROW("duet_sgemm_register", GEMM, GEMM_SIG "s", REG_TUNABLES, shape_sgemm_register),
-    /* grid z: split-K slices writing into a workspace (src/gemm_plan.c); at the big, the small,
-     * the tiny, the tall and the wide tile */
-    FOUR_ROWS(SGEMM_FAST, "duet_sgemm_fast", GEMM_FAST, FAST_SIG, BIG_TUNABLES, shape_sgemm_fast),
-    FOUR_ROWS(SGEMM_FAST_SMALL, "duet_sgemm_fast", GEMM_FAST_SMALL, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small),
-    FOUR_ROWS(SGEMM_FAST_TINY, "duet_sgemm_fast", GEMM_FAST_TINY, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),
-    FOUR_ROWS(SGEMM_FAST_TALL, "duet_sgemm_fast", GEMM_FAST_TALL, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_TALL_), shape_sgemm_fast_tall),
-    FOUR_ROWS(SGEMM_FAST_WIDE, "duet_sgemm_fast", GEMM_FAST_WIDE, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_WIDE_), shape_sgemm_fast_wide),
-    FOUR_ROWS(SGEMM_FAST_MID, "duet_sgemm_fast", GEMM_FAST_MID, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_MID_), shape_sgemm_fast_mid),
-    FOUR_ROWS(SGEMM_FAST_NARROW, "duet_sgemm_fast", GEMM_FAST_NARROW, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_NARROW_), shape_sgemm_fast_narrow),
-    FOUR_ROWS(SGEMM_FAST_FLAT, "duet_sgemm_fast", GEMM_FAST_FLAT, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_FLAT_), shape_sgemm_fast_flat),
-    /* a 1D grid whose last `units` blocks run stream-K (src/gemm_plan.c gives the grid) */
-    FOUR_ROWS(SGEMM_FAST_SK, "duet_sgemm_fast_sk", GEMM_FAST, FAST_SK_SIG,
-              FAST_TUNABLES(GEMM_FAST_), shape_sgemm_fast),
-    /* the same at the tiny tile, for split-K summed in its one launch (every tile shared, a
-     * block per tile and k slice: GEMM_SPLITK_FUSE) */
-    FOUR_ROWS(SGEMM_FAST_TINY_SK, "duet_sgemm_fast_sk", GEMM_FAST_TINY, FAST_SK_SIG,
-              FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny),
-    /* grid z: k slices summed through a cluster of z blocks' shared memory, CUDA alone (compute
-     * capability 9.0), at the small and the tiny tile */
-    FOUR_ROWS(SGEMM_FAST_SMALL_CS, "duet_sgemm_fast_cs", GEMM_FAST_SMALL, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_SMALL_), shape_sgemm_fast_small_cs),
-    FOUR_ROWS(SGEMM_FAST_TINY_CS, "duet_sgemm_fast_cs", GEMM_FAST_TINY, FAST_SIG,
-              FAST_TUNABLES(GEMM_FAST_TINY_), shape_sgemm_fast_tiny_cs),
-    /* m, n, splits, lanes, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices +
-     * beta * C, `lanes` threads per element sharing its slices */
-    [DUET__K_SGEMM_SPLITK_REDUCE] =
-        ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "lliimffmll",
-            DUET__TBIT(GEMM_SPLITK_REDUCE_TILE) | DUET__TBIT(GEMM_SPLITK_REDUCE_ROWS),
-            shape_splitk_reduce),
+    FAST_ROWS() FAST_ROWS(_SC)
+        /* m, n, splits, lanes, work, alpha, beta, c, c_off, ldc: C = alpha * sum of the slices +
+         * beta * C, `lanes` threads per element sharing its slices */
+        [DUET__K_SGEMM_SPLITK_REDUCE] =
+            ROW("duet_sgemm_splitk_reduce", GEMM_FAST, "lliimffmll",
+                DUET__TBIT(GEMM_SPLITK_REDUCE_TILE) | DUET__TBIT(GEMM_SPLITK_REDUCE_ROWS),
+                shape_splitk_reduce),
     /* fast's arguments (a strip's plan takes it in place of the small tile) and the plan's
      * orientation; grid z: split-K */
     [DUET__K_SGEMM_SKINNY] = ROW("duet_sgemm_skinny", GEMM_SKINNY, SKINNY_SIG,

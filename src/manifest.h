@@ -11,31 +11,45 @@
 
 #include "duet_tunables.h"
 
-/* Program groups: X(ID, name, source, from, to, after_prior). A group is one program built from
- * one kernel source file, kernels_cu/<source>.cu and kernels_cl/<source>.cl; OpenCL builds each
- * group on the first use of one of its kernels. A file may serve two groups with different
+/* Program groups: X(ID, name, source, from, to, after_prior, define). A group is one program built
+ * from one kernel source file, kernels_cu/<source>.cu and kernels_cl/<source>.cl; OpenCL builds
+ * each group on the first use of one of its kernels. A file may serve two groups with different
  * tunables: from/to rename the tunables' prefix in the group's -D options (GEMM_FAST_SMALL_BM
  * reaches the file as GEMM_FAST_BM), so one source holds one algorithm at several tile shapes.
  * after_prior 1: every kernel of the source begins with AFTER_PRIOR_LAUNCH (kernels_cl/builtin.h),
- * so a backend may launch it to overlap the launch before it (src/launch.c decides). */
-#define DUET__GROUPS(X)                                                                      \
-  X(COPY, "copy", "copy", 0, 0, 0)                                                           \
-  X(TRANSPOSE, "transpose", "transpose", 0, 0, 0)                                            \
-  X(GEMM, "gemm", "gemm", 0, 0, 0)                                                           \
-  X(GEMM_FAST, "gemm_fast", "gemm_fast", 0, 0, 1)                                            \
-  X(GEMM_FAST_SMALL, "gemm_fast_small", "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_", 1)    \
-  X(GEMM_FAST_TINY, "gemm_fast_tiny", "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_", 1)       \
-  X(GEMM_FAST_TALL, "gemm_fast_tall", "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_", 1)       \
-  X(GEMM_FAST_WIDE, "gemm_fast_wide", "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_", 1)       \
-  X(GEMM_FAST_MID, "gemm_fast_mid", "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_", 1)          \
-  X(GEMM_FAST_NARROW, "gemm_fast_narrow", "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_", 1) \
-  X(GEMM_FAST_FLAT, "gemm_fast_flat", "gemm_fast", "GEMM_FAST_FLAT_", "GEMM_FAST_", 1)       \
-  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0, 1)                                      \
-  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0, 1)                                            \
-  X(GEMM_PACK, "gemm_pack", "gemm_pack", 0, 0, 1)                                            \
-  X(VECTOR, "vector", "vector", 0, 0, 0)                                                     \
-  X(REDUCE, "reduce", "reduce", 0, 0, 0)                                                     \
-  X(STENCIL, "stencil", "stencil", 0, 0, 0)
+ * so a backend may launch it to overlap the launch before it (src/launch.c decides). define: a
+ * macro its build sets to 1 (OpenCL: one more -D option; CUDA: the file that compiles the group,
+ * kernels_cu/gemm_fast_scalar.cu), or NULL: the gemm_fast*_scalar groups are fast's kernels
+ * again, loading their operands in the scalar layout (GEMM_FAST_SCALAR in kernels_cl/gemm_fast.cl,
+ * the plan's GEMM_FAST_SCALAR). */
+#define DUET__FAST_GROUPS(X, ID, NAME, DEFINE)                                                     \
+  X(GEMM_FAST##ID, "gemm_fast" NAME, "gemm_fast", 0, 0, 1, DEFINE)                                 \
+  X(GEMM_FAST_SMALL##ID, "gemm_fast_small" NAME, "gemm_fast", "GEMM_FAST_SMALL_", "GEMM_FAST_", 1, \
+    DEFINE)                                                                                        \
+  X(GEMM_FAST_TINY##ID, "gemm_fast_tiny" NAME, "gemm_fast", "GEMM_FAST_TINY_", "GEMM_FAST_", 1,    \
+    DEFINE)                                                                                        \
+  X(GEMM_FAST_TALL##ID, "gemm_fast_tall" NAME, "gemm_fast", "GEMM_FAST_TALL_", "GEMM_FAST_", 1,    \
+    DEFINE)                                                                                        \
+  X(GEMM_FAST_WIDE##ID, "gemm_fast_wide" NAME, "gemm_fast", "GEMM_FAST_WIDE_", "GEMM_FAST_", 1,    \
+    DEFINE)                                                                                        \
+  X(GEMM_FAST_MID##ID, "gemm_fast_mid" NAME, "gemm_fast", "GEMM_FAST_MID_", "GEMM_FAST_", 1,       \
+    DEFINE)                                                                                        \
+  X(GEMM_FAST_NARROW##ID, "gemm_fast_narrow" NAME, "gemm_fast", "GEMM_FAST_NARROW_", "GEMM_FAST_", \
+    1, DEFINE)                                                                                     \
+  X(GEMM_FAST_FLAT##ID, "gemm_fast_flat" NAME, "gemm_fast", "GEMM_FAST_FLAT_", "GEMM_FAST_", 1,    \
+    DEFINE)
+#define DUET__GROUPS(X)                                    \
+  X(COPY, "copy", "copy", 0, 0, 0, 0)                      \
+  X(TRANSPOSE, "transpose", "transpose", 0, 0, 0, 0)       \
+  X(GEMM, "gemm", "gemm", 0, 0, 0, 0)                      \
+  DUET__FAST_GROUPS(X, , "", 0)                            \
+  DUET__FAST_GROUPS(X, _SC, "_scalar", "GEMM_FAST_SCALAR") \
+  X(GEMM_SKINNY, "gemm_skinny", "gemm_skinny", 0, 0, 1, 0) \
+  X(GEMM_GEMV, "gemm_gemv", "gemm_gemv", 0, 0, 1, 0)       \
+  X(GEMM_PACK, "gemm_pack", "gemm_pack", 0, 0, 1, 0)       \
+  X(VECTOR, "vector", "vector", 0, 0, 0, 0)                \
+  X(REDUCE, "reduce", "reduce", 0, 0, 0, 0)                \
+  X(STENCIL, "stencil", "stencil", 0, 0, 0, 0)
 
 typedef enum {
 #define DUET__GROUP_ENUM(id, ...) DUET__G_##id,
@@ -48,85 +62,91 @@ typedef struct {
   const char *name, *source;
   const char *from, *to; /* tunable prefix renamed in the -D options, or NULL */
   int after_prior;       /* its kernels wait for the launch before them themselves */
+  const char *define;    /* set to 1 in its build, or NULL */
 } duet__group_desc;
 
 extern const duet__group_desc duet__groups[DUET__G_COUNT];
 
-#define DUET__KERNEL_IDS(X) \
-  X(COPY)                   \
-  X(SCALE)                  \
-  X(TRANSPOSE_NAIVE)        \
-  X(TRANSPOSE_COALESCED)    \
-  X(TRANSPOSE_PADDED)       \
-  X(TRANSPOSE_PADDED_TALL)  \
-  X(TRANSPOSE_REGISTER)     \
-  X(SGEMM_NAIVE)            \
-  X(SGEMM_COALESCED)        \
-  X(SGEMM_TILED)            \
-  X(SGEMM_REGISTER)         \
-  X(SGEMM_FAST_NN)          \
-  X(SGEMM_FAST_NT)          \
-  X(SGEMM_FAST_TN)          \
-  X(SGEMM_FAST_TT)          \
-  X(SGEMM_FAST_SMALL_NN)    \
-  X(SGEMM_FAST_SMALL_NT)    \
-  X(SGEMM_FAST_SMALL_TN)    \
-  X(SGEMM_FAST_SMALL_TT)    \
-  X(SGEMM_FAST_TINY_NN)     \
-  X(SGEMM_FAST_TINY_NT)     \
-  X(SGEMM_FAST_TINY_TN)     \
-  X(SGEMM_FAST_TINY_TT)     \
-  X(SGEMM_FAST_TALL_NN)     \
-  X(SGEMM_FAST_TALL_NT)     \
-  X(SGEMM_FAST_TALL_TN)     \
-  X(SGEMM_FAST_TALL_TT)     \
-  X(SGEMM_FAST_WIDE_NN)     \
-  X(SGEMM_FAST_WIDE_NT)     \
-  X(SGEMM_FAST_WIDE_TN)     \
-  X(SGEMM_FAST_WIDE_TT)     \
-  X(SGEMM_FAST_MID_NN)      \
-  X(SGEMM_FAST_MID_NT)      \
-  X(SGEMM_FAST_MID_TN)      \
-  X(SGEMM_FAST_MID_TT)      \
-  X(SGEMM_FAST_NARROW_NN)   \
-  X(SGEMM_FAST_NARROW_NT)   \
-  X(SGEMM_FAST_NARROW_TN)   \
-  X(SGEMM_FAST_NARROW_TT)   \
-  X(SGEMM_FAST_FLAT_NN)     \
-  X(SGEMM_FAST_FLAT_NT)     \
-  X(SGEMM_FAST_FLAT_TN)     \
-  X(SGEMM_FAST_FLAT_TT)     \
-  X(SGEMM_FAST_SK_NN)       \
-  X(SGEMM_FAST_SK_NT)       \
-  X(SGEMM_FAST_SK_TN)       \
-  X(SGEMM_FAST_SK_TT)       \
-  X(SGEMM_FAST_TINY_SK_NN)  \
-  X(SGEMM_FAST_TINY_SK_NT)  \
-  X(SGEMM_FAST_TINY_SK_TN)  \
-  X(SGEMM_FAST_TINY_SK_TT)  \
-  X(SGEMM_FAST_SMALL_CS_NN) \
-  X(SGEMM_FAST_SMALL_CS_NT) \
-  X(SGEMM_FAST_SMALL_CS_TN) \
-  X(SGEMM_FAST_SMALL_CS_TT) \
-  X(SGEMM_FAST_TINY_CS_NN)  \
-  X(SGEMM_FAST_TINY_CS_NT)  \
-  X(SGEMM_FAST_TINY_CS_TN)  \
-  X(SGEMM_FAST_TINY_CS_TT)  \
-  X(SGEMM_SPLITK_REDUCE)    \
-  X(SGEMM_SKINNY)           \
-  X(SGEMM_SKINNY_DOT)       \
-  X(SGEMV)                  \
-  X(SGEMV_DOT)              \
-  X(SGEMM_PACK)             \
-  X(VECTOR_ADD)             \
-  X(REDUCE_NAIVE)           \
-  X(REDUCE_SEQUENTIAL)      \
-  X(REDUCE_SHUFFLE)         \
-  X(REDUCE_SHUFFLE_ONCE)    \
-  X(REDUCE_ATOMIC)          \
-  X(STENCIL_NAIVE)          \
-  X(STENCIL_SHARED)         \
-  X(STENCIL_REGISTER4)      \
+/* fast's kernels (big tile to flat, stream-K's, the clusters'), one run of ids, then the same
+ * run again as their scalar twins (the gemm_fast*_scalar groups), each id suffixed _SC. */
+#define DUET__FAST_KERNEL_IDS(X, S) \
+  X(SGEMM_FAST_NN##S)               \
+  X(SGEMM_FAST_NT##S)               \
+  X(SGEMM_FAST_TN##S)               \
+  X(SGEMM_FAST_TT##S)               \
+  X(SGEMM_FAST_SMALL_NN##S)         \
+  X(SGEMM_FAST_SMALL_NT##S)         \
+  X(SGEMM_FAST_SMALL_TN##S)         \
+  X(SGEMM_FAST_SMALL_TT##S)         \
+  X(SGEMM_FAST_TINY_NN##S)          \
+  X(SGEMM_FAST_TINY_NT##S)          \
+  X(SGEMM_FAST_TINY_TN##S)          \
+  X(SGEMM_FAST_TINY_TT##S)          \
+  X(SGEMM_FAST_TALL_NN##S)          \
+  X(SGEMM_FAST_TALL_NT##S)          \
+  X(SGEMM_FAST_TALL_TN##S)          \
+  X(SGEMM_FAST_TALL_TT##S)          \
+  X(SGEMM_FAST_WIDE_NN##S)          \
+  X(SGEMM_FAST_WIDE_NT##S)          \
+  X(SGEMM_FAST_WIDE_TN##S)          \
+  X(SGEMM_FAST_WIDE_TT##S)          \
+  X(SGEMM_FAST_MID_NN##S)           \
+  X(SGEMM_FAST_MID_NT##S)           \
+  X(SGEMM_FAST_MID_TN##S)           \
+  X(SGEMM_FAST_MID_TT##S)           \
+  X(SGEMM_FAST_NARROW_NN##S)        \
+  X(SGEMM_FAST_NARROW_NT##S)        \
+  X(SGEMM_FAST_NARROW_TN##S)        \
+  X(SGEMM_FAST_NARROW_TT##S)        \
+  X(SGEMM_FAST_FLAT_NN##S)          \
+  X(SGEMM_FAST_FLAT_NT##S)          \
+  X(SGEMM_FAST_FLAT_TN##S)          \
+  X(SGEMM_FAST_FLAT_TT##S)          \
+  X(SGEMM_FAST_SK_NN##S)            \
+  X(SGEMM_FAST_SK_NT##S)            \
+  X(SGEMM_FAST_SK_TN##S)            \
+  X(SGEMM_FAST_SK_TT##S)            \
+  X(SGEMM_FAST_TINY_SK_NN##S)       \
+  X(SGEMM_FAST_TINY_SK_NT##S)       \
+  X(SGEMM_FAST_TINY_SK_TN##S)       \
+  X(SGEMM_FAST_TINY_SK_TT##S)       \
+  X(SGEMM_FAST_SMALL_CS_NN##S)      \
+  X(SGEMM_FAST_SMALL_CS_NT##S)      \
+  X(SGEMM_FAST_SMALL_CS_TN##S)      \
+  X(SGEMM_FAST_SMALL_CS_TT##S)      \
+  X(SGEMM_FAST_TINY_CS_NN##S)       \
+  X(SGEMM_FAST_TINY_CS_NT##S)       \
+  X(SGEMM_FAST_TINY_CS_TN##S)       \
+  X(SGEMM_FAST_TINY_CS_TT##S)
+#define DUET__KERNEL_IDS(X)     \
+  X(COPY)                       \
+  X(SCALE)                      \
+  X(TRANSPOSE_NAIVE)            \
+  X(TRANSPOSE_COALESCED)        \
+  X(TRANSPOSE_PADDED)           \
+  X(TRANSPOSE_PADDED_TALL)      \
+  X(TRANSPOSE_REGISTER)         \
+  X(SGEMM_NAIVE)                \
+  X(SGEMM_COALESCED)            \
+  X(SGEMM_TILED)                \
+  X(SGEMM_REGISTER)             \
+  DUET__FAST_KERNEL_IDS(X, )    \
+  DUET__FAST_KERNEL_IDS(X, _SC) \
+  X(SGEMM_SPLITK_REDUCE)        \
+  X(SGEMM_SKINNY)               \
+  X(SGEMM_SKINNY_DOT)           \
+  X(SGEMV)                      \
+  X(SGEMV_DOT)                  \
+  X(SGEMM_PACK)                 \
+  X(VECTOR_ADD)                 \
+  X(REDUCE_NAIVE)               \
+  X(REDUCE_SEQUENTIAL)          \
+  X(REDUCE_SHUFFLE)             \
+  X(REDUCE_SHUFFLE_ONCE)        \
+  X(REDUCE_ATOMIC)              \
+  X(STENCIL_NAIVE)              \
+  X(STENCIL_SHARED)             \
+  X(STENCIL_REGISTER4)          \
   X(STENCIL_REGISTER16)
 
 typedef enum {
@@ -146,6 +166,25 @@ typedef enum {
  * that starts at nn for op(A) = A^T where ta, op(B) = B^T where tb. */
 static inline duet__kernel duet__kernel_for_trans(duet__kernel nn, int ta, int tb) {
   return (duet__kernel)(nn + 2 * !!ta + !!tb);
+}
+
+/* fast's kernels and their scalar twins: each run of ids (DUET__FAST_KERNEL_IDS) and a kernel's
+ * place in the other. */
+#define DUET__FAST_TWIN (DUET__K_SGEMM_FAST_NN_SC - DUET__K_SGEMM_FAST_NN)
+static inline int duet__kernel_is_fast(duet__kernel k) {
+  return k >= DUET__K_SGEMM_FAST_NN && k <= DUET__K_SGEMM_FAST_TINY_CS_TT_SC;
+}
+static inline int duet__kernel_is_scalar(duet__kernel k) {
+  return k >= DUET__K_SGEMM_FAST_NN_SC && k <= DUET__K_SGEMM_FAST_TINY_CS_TT_SC;
+}
+/* The vector-layout kernel of k (k itself but for a scalar twin), and k's scalar twin (k itself
+ * but for fast's own kernels). */
+static inline duet__kernel duet__kernel_vector(duet__kernel k) {
+  return duet__kernel_is_scalar(k) ? (duet__kernel)(k - DUET__FAST_TWIN) : k;
+}
+static inline duet__kernel duet__kernel_scalar(duet__kernel k) {
+  return duet__kernel_is_fast(k) && !duet__kernel_is_scalar(k) ? (duet__kernel)(k + DUET__FAST_TWIN)
+                                                               : k;
 }
 
 /* What one block of a kernel covers and needs, for given tunable values: it computes a

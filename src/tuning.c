@@ -284,6 +284,9 @@ char *duet__group_options(const duet_ctx *ctx, duet__group g) {
       at += (size_t)snprintf(out ? out + at : NULL, out ? len - at : 0, "%s-D%s%s=%d",
                              at ? " " : "", to, name, ctx->tun[t]);
     }
+    if (gd->define) /* the group's own switch (manifest.h) */
+      at += (size_t)snprintf(out ? out + at : NULL, out ? len - at : 0, "%s-D%s=1", at ? " " : "",
+                             gd->define);
     if (pass) {
       if (!at) out[0] = '\0';
       return out;

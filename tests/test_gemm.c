@@ -230,6 +230,13 @@ int main(void) {
    * shallow k under C of many tiles */
   static tuned k_stop = {"GEMM_FAST_K_STOP=1", "kstop"};
   harness_for_each_ctx(run_tuned, &k_stop);
+  /* the scalar twins (an operand at an ld not a multiple of 4 loaded in the scalar layout): the
+   * small shapes, padded; with stream-K; and below, as a GPU of 132 units plans deep k, thin C
+   * and the mid tile, nothing packed */
+  static tuned scalar = {"GEMM_FAST_SCALAR=1", "scalar"};
+  static tuned scalar_sk = {"GEMM_FAST_SCALAR=1,GEMM_FAST_STREAMK_PCT=1", "scalar+streamk"};
+  harness_for_each_ctx(run_tuned, &scalar);
+  harness_for_each_ctx(run_tuned, &scalar_sk);
   static tuned gemv_unsynced = {"GEMV_SYNC_ROWS=0,GEMV_THREADS=256,GEMV_LX=32,GEMV_ALONG_PER_CU=4",
                                 "gemv-unsynced"};
   static tuned gemv_groups = {"GEMV_SYNC_ROWS=3,GEMV_THREADS=128,GEMV_LX=32", "gemv-groups"};
@@ -247,6 +254,10 @@ int main(void) {
   harness_for_each_ctx(run_model, &k_stop_shallow);
   harness_for_each_ctx(run_deep, &deep_tiny);
   harness_for_each_ctx(run_deep, &deep_small);
+#define SCALAR_UNPACKED ",GEMM_FAST_SCALAR=1,GEMM_PACK_MIN_INTENSITY=4096"
+  /* the tiny tile's split-K summed in its launch, as NVIDIA's OpenCL plans it (GEMM_SPLITK_FUSE) */
+  static tuned deep_scalar = {H100_MODEL "80,GEMM_SPLITK_FUSE=4" SCALAR_UNPACKED, "deep-scalar"};
+  harness_for_each_ctx(run_deep, &deep_scalar);
   static tuned one_lane_model = {H100_MODEL "80,GEMM_SPLITK_REDUCE_PER_CU=1", "one-lane"};
   harness_for_each_ctx(run_one_lane, &one_lane_model);
   static model_run thin_model = {
@@ -264,6 +275,16 @@ int main(void) {
       mid_thin,
       COUNT(mid_thin)};
   harness_for_each_ctx(run_model, &mid_thin_model);
+  static model_run thin_scalar = {
+      {H100_MODEL "80,GEMM_FAST_THIN=1,GEMM_FAST_SHALLOW_TINY_K=32" SCALAR_UNPACKED, "thin-scalar"},
+      thin,
+      COUNT(thin)};
+  harness_for_each_ctx(run_model, &thin_scalar);
+  static model_run mid_scalar = {
+      {H100_MODEL "80,GEMM_FAST_MID_PER_CU=3,GEMM_FAST_MID_PCT=110" SCALAR_UNPACKED, "mid-scalar"},
+      mid,
+      COUNT(mid)};
+  harness_for_each_ctx(run_model, &mid_scalar);
   static model_run big_split_model = {
       /* a rate that makes the big tile win wherever it is weighed: these cases test its results */
       {H100_MODEL

@@ -159,24 +159,42 @@ static int plan_has(const char *text, const target *t) {
   return 0;
 }
 
+/* The scalar pass (reach_scalar_twins): every call padded, each of fast's targets its scalar twin
+ * (the group's name suffixed _scalar), the other targets left out. */
+static int scalar_pass;
+
 /* Finds among calls the first whose plan on ctx reaches t and runs it, checked against the CPU;
  * SKIP where none does (a kernel whose block the device cannot take, a set without stream-K). */
 static void reach(const harness_dev *dev, const target *t, const gemm_call *calls, size_t n) {
-  char text[4096] = "";
+  char text[4096] = "", what[160], group[160];
+  target twin = *t;
+  if (scalar_pass) {
+    if (strncmp(t->has[0], "duet_sgemm_fast", strlen("duet_sgemm_fast"))) return;
+    const size_t len = strlen(t->has[0]);
+    if (t->has[0][len - 1] == ',') { /* "... [gemm_fast_tiny," */
+      snprintf(group, sizeof group, "%.*s_scalar,", (int)(len - 1), t->has[0]);
+      twin.has[0] = group;
+    } else {
+      twin.has[1] = "_scalar,";
+    }
+    snprintf(what, sizeof what, "%s, scalar twin", t->what);
+    twin.what = what;
+  }
   for (size_t i = 0; i < n; i++) {
     const gemm_call *g = &calls[i];
-    const size_t lda = (g->ta ? g->m : g->k) + (g->padded ? 3 : 0);
-    const size_t ldb = (g->tb ? g->k : g->n) + (g->padded ? 5 : 0);
+    const int padded = g->padded || scalar_pass;
+    const size_t lda = (g->ta ? g->m : g->k) + (padded ? 3 : 0);
+    const size_t ldb = (g->tb ? g->k : g->n) + (padded ? 5 : 0);
     if (duet_sgemm_plan(dev->ctx, DUET_GEMM_FAST, g->ta, g->tb, g->m, g->n, g->k, lda, ldb, text,
                         sizeof text) != DUET_OK ||
-        !plan_has(text, t))
+        !plan_has(text, &twin))
       continue;
-    printf("      %s: the next case's plan:\n%s", t->what, text); /* which kernel it runs */
-    harness_run_sgemm(dev, DUET_GEMM_FAST, g->ta, g->tb, g->m, g->n, g->k, 1.5f, 0.5f, g->padded);
+    printf("      %s: the next case's plan:\n%s", twin.what, text); /* which kernel it runs */
+    harness_run_sgemm(dev, DUET_GEMM_FAST, g->ta, g->tb, g->m, g->n, g->k, 1.5f, 0.5f, padded);
     return;
   }
   harness_case c;
-  harness_case_begin(&c, dev, "sgemm fast reaching %s", t->what);
+  harness_case_begin(&c, dev, "sgemm fast reaching %s", twin.what);
   harness_case_skip(&c, "no call tried takes it here; the last plan: %s", text);
 }
 
@@ -197,6 +215,7 @@ static void reach_cluster_kernels(const harness_dev *dev) {
        {"duet_sgemm_fast_cs_tn of the tiny tile", "duet_sgemm_fast_cs_tn [gemm_fast_tiny,"},
        {"duet_sgemm_fast_cs_tt of the tiny tile", "duet_sgemm_fast_cs_tt [gemm_fast_tiny,"}}};
   if (dev->backend != DUET_BACKEND_CUDA) {
+    if (scalar_pass) return; /* the first pass said why */
     for (int t = 0; t < 2; t++)
       for (int tr = 0; tr < 4; tr++) {
         harness_case c;
@@ -484,6 +503,31 @@ static void reach_pack(const harness_dev *dev, const char *set) {
   duet_ctx_destroy(ctx);
 }
 
+/* fast's scalar twins (GEMM_FAST_SCALAR=1, nothing packed): each of fast's kernels again, reached
+ * by the same calls at unaligned lds on contexts as check_sets makes them (spec: its stream-K, mid,
+ * narrow, flat and skinny-dot switches; fuses: whether the set sums split-K in the launch). */
+static void reach_scalar_twins(const harness_dev *dev, const char *set, const char *spec,
+                               int fuses) {
+  static const char twins[] = ",GEMM_FAST_SCALAR=1,GEMM_PACK_MIN_INTENSITY=4096";
+  static const char *const more[5] = {"", NULL, NULL, ",GEMM_SPLITK_FUSE=0,GEMM_SPLITK_CLUSTER=0",
+                                      ",GEMM_SPLITK_CLUSTER=4"};
+  duet_ctx *ctx[5] = {NULL};
+  harness_dev d[5];
+  for (int i = 0; i < 5; i++) {
+    char full[512];
+    const char *extra = i == 1 ? spec : i == 2 ? (fuses ? "" : ",GEMM_SPLITK_FUSE=8") : more[i];
+    snprintf(full, sizeof full, "%s%s", twins, extra);
+    ctx[i] = tuned_ctx(dev, set, full);
+    d[i] = ctx[i] ? on_ctx(dev, ctx[i], set) : *dev;
+  }
+  if (ctx[0] && ctx[1] && ctx[2] && ctx[3] && ctx[4]) {
+    scalar_pass = 1;
+    reach_fast_kernels(&d[0], &d[1], &d[2], &d[3], &d[4]);
+    scalar_pass = 0;
+  }
+  for (int i = 0; i < 5; i++) duet_ctx_destroy(ctx[i]);
+}
+
 static void check_sets(const harness_dev *dev) {
   for (int s = 0; duet_tuning_set_name(s); s++) {
     const char *set = duet_tuning_set_name(s);
@@ -524,6 +568,7 @@ static void check_sets(const harness_dev *dev) {
     duet_ctx_destroy(plain_ctx);
     duet_ctx_destroy(fuse_ctx);
     duet_ctx_destroy(sk_ctx);
+    reach_scalar_twins(dev, set, spec, fuses);
     duet_ctx_destroy(ctx);
   }
 }

@@ -1029,6 +1029,99 @@ static size_t tile_bk(const int *t, duet__kernel k) {
   return 0;
 }
 
+/* The scalar twins (GEMM_FAST_SCALAR): each twin is its fast kernel again in a group of its own,
+ * and a plan takes them for an operand its ld leaves without 16-byte loads and the pack leaves
+ * alone: the plan without them, each fast kernel swapped for its twin; an aligned or packed call,
+ * a GEMV and a device where a twin failed to load keep fast's own kernels. */
+static void scalar_twins(void) {
+  harness_case c;
+  harness_case_begin(&c, NULL, "the scalar twins of fast's %d kernels",
+                     (int)(DUET__K_SGEMM_FAST_NN_SC - DUET__K_SGEMM_FAST_NN));
+  for (int k = DUET__K_SGEMM_FAST_NN; k < DUET__K_SGEMM_FAST_NN_SC; k++) {
+    const duet__kernel_desc *v = &duet__manifest[k], *w = &duet__manifest[k + DUET__FAST_TWIN];
+    char group[64];
+    snprintf(group, sizeof group, "%s_scalar", duet__groups[v->group].name);
+    harness_expect(
+        &c,
+        !strcmp(v->name, w->name) && !strcmp(v->sig, w->sig) && v->tunables == w->tunables &&
+            v->shape == w->shape && !strcmp(duet__groups[w->group].name, group) &&
+            !strcmp(duet__groups[w->group].source, duet__groups[v->group].source) &&
+            duet__groups[w->group].define && !duet__groups[v->group].define,
+        "%s's twin is %s", kname((duet__kernel)k), kname((duet__kernel)(w - duet__manifest)));
+    harness_expect(&c,
+                   (int)duet__kernel_scalar((duet__kernel)k) == k + DUET__FAST_TWIN &&
+                       (int)duet__kernel_vector((duet__kernel)(k + DUET__FAST_TWIN)) == k &&
+                       duet__gemm_is_cluster((duet__kernel)k) ==
+                           duet__gemm_is_cluster((duet__kernel)(k + DUET__FAST_TWIN)),
+                   "%s: twin ids", kname((duet__kernel)k));
+  }
+  harness_case_end(&c);
+
+  device d = h200_with_clusters();
+  int t[DUET__T_COUNT], off[DUET__T_COUNT];
+  memcpy(t, tun[DUET__SET_NVIDIA_SM80], sizeof t);
+  t[DUET__T_GEMM_FAST_SCALAR] = 1;
+  t[DUET__T_GEMM_PACK_MIN_INTENSITY] = 512; /* 997^3 to 1023^3 unpacked, 4097^3 packed */
+  memcpy(off, t, sizeof off);
+  off[DUET__T_GEMM_FAST_SCALAR] = 0;
+  static const struct {
+    const char *why;
+    int ta, tb;
+    size_t m, n, k, lda, ldb;
+    int twins;
+  } calls[] = {
+      {"997^3, unpacked: twins", 0, 0, 997, 997, 997, 997, 997, 1},
+      {"799^3: twins (the tiny tile's clusters)", 0, 0, 799, 799, 799, 799, 799, 1},
+      {"1023^3 tt at ld 1031: twins", 1, 1, 1023, 1023, 1023, 1031, 1031, 1},
+      {"A alone unaligned (ld 1001, along k)", 0, 0, 1000, 1000, 1000, 1001, 1000, 1},
+      {"B alone unaligned (ld 1003, along n)", 0, 1, 256, 4096, 16384, 16384, 16387, 1},
+      {"4097^3: packed, so fast's own kernels", 0, 0, 4097, 4097, 4097, 4097, 4097, 0},
+      {"1000^3 at ld 1000: aligned", 0, 0, 1000, 1000, 1000, 1000, 1000, 0},
+      {"one row of C at an odd ld: GEMV", 0, 0, 1, 4097, 4097, 4097, 4097, 0},
+      {"a thin strip at an odd ld: skinny", 0, 0, 3, 777, 301, 301, 777, 0},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    harness_case_begin(&c, NULL, "GEMM_FAST_SCALAR=1, GEMM_PACK_MIN_INTENSITY=512 on %s: %s",
+                       d.name, calls[i].why);
+    const duet__gemm_shape s = {DUET_GEMM_AUTO, calls[i].ta,  calls[i].tb,  calls[i].m, calls[i].n,
+                                calls[i].k,     calls[i].lda, calls[i].ldb, 1.0f,       0.0f};
+    duet__gemm_plan p, q;
+    harness_expect(&c,
+                   duet__gemm_plan_make(&d.caps, t, &s, &p) == DUET_OK &&
+                       duet__gemm_plan_make(&d.caps, off, &s, &q) == DUET_OK,
+                   "a plan fails");
+    int twins = 0, fast = 0;
+    for (unsigned j = 0; j < p.npieces; j++) {
+      fast += duet__kernel_is_fast(q.piece[j].kernel);
+      twins += duet__kernel_is_scalar(p.piece[j].kernel);
+      const duet__kernel want =
+          calls[i].twins ? duet__kernel_scalar(q.piece[j].kernel) : q.piece[j].kernel;
+      harness_expect(&c, p.piece[j].kernel == want, "piece %u: %s, want %s", j,
+                     kname(p.piece[j].kernel), kname(want));
+      q.piece[j].kernel = p.piece[j].kernel;
+    }
+    harness_expect(&c, !memcmp(&p, &q, sizeof p), "the plans differ but for their kernels");
+    harness_expect(&c, !calls[i].twins || (twins && twins == fast), "%d twins of %d fast pieces",
+                   twins, fast);
+    harness_case_end(&c);
+  }
+
+  /* a twin that failed to load: every piece keeps fast's own kernel */
+  harness_case_begin(&c, NULL, "GEMM_FAST_SCALAR=1 on %s, its twins unusable: 997^3 unpacked",
+                     d.name);
+  const duet__gemm_shape s = {DUET_GEMM_AUTO, 0, 0, 997, 997, 997, 997, 997, 1.0f, 0.0f};
+  duet__gemm_plan p, q;
+  duet__gemm_plan_make(&d.caps, t, &s, &p);
+  for (unsigned j = 0; j < p.npieces; j++) d.caps.unusable[p.piece[j].kernel] = 1;
+  duet__gemm_plan_make(&d.caps, t, &s, &q);
+  harness_expect(&c, q.npieces > 0, "no pieces");
+  for (unsigned j = 0; j < q.npieces; j++)
+    harness_expect(
+        &c, duet__kernel_is_fast(q.piece[j].kernel) && !duet__kernel_is_scalar(q.piece[j].kernel),
+        "piece %u: %s", j, kname(q.piece[j].kernel));
+  harness_case_end(&c);
+}
+
 /* What every plan must be, whatever the policy: AUTO's plan of every shape of a grid (m and n
  * from 1 to 4097, k from 1 to 65536, every transpose, the tightest ld, so odd sizes pack) is made,
  * the same twice; fast's pieces cover C once; a piece's k slices are at most k, none of them
@@ -1145,6 +1238,13 @@ int main(void) {
              tun[DUET__SET_NVIDIA_SM80], "its values");
   const device h200 = h200_with_clusters();
   invariants(&h200, tun[DUET__SET_NVIDIA_SM80], "its values");
+  scalar_twins();
+  /* every odd size unpacked on the scalar twins, clusters included */
+  int scalar[DUET__T_COUNT];
+  memcpy(scalar, tun[DUET__SET_NVIDIA_SM80], sizeof scalar);
+  scalar[DUET__T_GEMM_FAST_SCALAR] = 1;
+  scalar[DUET__T_GEMM_PACK_MIN_INTENSITY] = 4096;
+  invariants(&h200, scalar, "GEMM_FAST_SCALAR=1,GEMM_PACK_MIN_INTENSITY=4096");
   /* nvidia-sm80 as NVIDIA's OpenCL refines it (src/tuning.c's table) */
   int opencl[DUET__T_COUNT];
   memcpy(opencl, tun[DUET__SET_NVIDIA_SM80], sizeof opencl);
