@@ -120,19 +120,16 @@ STATIC_CHECK(FAST_NT % (GEMM_FAST_BM / 4) == 0 && FAST_NT % (GEMM_FAST_BN / 4) =
 #undef EDGE_ROW /* CUDA includes this file once per tile, the big tile's without them */
 #undef EDGE_GROUP
 #undef EDGE_LAST
-#undef SC_EDGE
 #undef SC_LAST
 #if FAST_EDGE_LOADS
 #define EDGE_ROW(L, row, past) ((L).valid > 0 ? (row) : (past))
 #define EDGE_GROUP(G, l, L) ((G) == 1 ? 0 : min((l), (L)->last))
 #define EDGE_LAST(L, v) ((L).last = (v))
-#define SC_EDGE(e, L) min((e), (L)->last)
 #define SC_LAST(L) ((L)->last)
 #else
 #define EDGE_LAST(L, v) ((void)0)
 #define EDGE_ROW(L, row, past) row
 #define EDGE_GROUP(G, l, L) l
-#define SC_EDGE(e, L) (e)
 #define SC_LAST(L) 0
 #endif
 /* FAST_SCALAR 1 (the gemm_fast*_scalar groups, chosen by the plan where an operand's ld is not a
@@ -263,6 +260,7 @@ INLINE_FN void loader_store(const bool kcont, const int R, const int G, SHARED_P
 #define SC_P(R) ((R) > FAST_NT ? (R) / FAST_NT : 1)
 #define SC_DQ(R) (FAST_NT > (R) ? FAST_NT / (R) : 1)
 #define SC_DS (FAST_NT / GEMM_FAST_BK) /* kcont: rows between a thread's elements */
+#define FAST_MAX_G (FAST_GA > FAST_GB ? FAST_GA : FAST_GB)
 STATIC_CHECK(FAST_NT % GEMM_FAST_BK == 0, scalar_layout_a_warp_reads_whole_k_rows);
 STATIC_CHECK((GEMM_FAST_BM % FAST_NT == 0 || FAST_NT % GEMM_FAST_BM == 0) &&
                  (GEMM_FAST_BN % FAST_NT == 0 || FAST_NT % GEMM_FAST_BN == 0),
@@ -302,43 +300,50 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
   return L;
 }
 
-/* Element e's address; edge: the unguarded loads' (rows or columns past the matrix read its
- * last). */
-INLINE_FN DUET_GLOBAL const float *sc_elem(const bool kcont, const int R, int e, bool edge,
-                                           const tile_loader *L) {
-  if (kcont) return L->src + (edge ? SC_EDGE(e, L) : e) * L->gstep;
-  const int P = SC_P(R), j = e % P;
-  return L->src + (e / P) * L->gstep + (edge && j >= L->valid ? SC_LAST(L) : j * FAST_NT);
-}
 /* Whether element e exists in a k tile whose first kl k indices do. */
 INLINE_FN bool sc_exists(const bool kcont, const int R, int e, int kl, const tile_loader *L) {
   if (kcont) return e < L->valid && L->kq < kl;
   const int P = SC_P(R);
   return e % P < L->valid && L->kq + (e / P) * SC_DQ(R) < kl;
 }
-#define SC_GUARDED(e) (sc_exists(kcont, R, (e), kl, L) ? *sc_elem(kcont, R, (e), false, L) : 0.0f)
+
+/* The elements' loads walk one pointer down the operand, gstep at a time (each k row, or each row
+ * of a kcont operand, has an address of its own: held across the k loop, a pointer per element
+ * made nvcc spill in the four-body kernels, docs/results/tuning-notes.md); an element of a row
+ * that shares its k row (P > 1) is an offset from it. guarded:
+ * zeros for what does not exist (kl: the k indices of the tile that do); else unguarded, where
+ * (FAST_EDGE_LOADS) rows or columns past the matrix read its last, so no load leaves it. */
+INLINE_FN void sc_load(const bool kcont, const int R, const int G, float4 *v, bool guarded, int kl,
+                       const tile_loader *L) {
+  const int P = kcont ? 1 : SC_P(R), E = 4 * G;
+  const bool edge = !guarded && FAST_EDGE_LOADS;
+  DUET_GLOBAL const float *row = L->src;
+  float x[4 * FAST_MAX_G];
+  for (int e = 0; e < E; e++) { /* E is a constant once inlined: the loop unrolls */
+    const int j = e % P;
+    if (e > 0 && j == 0 && (!edge || !kcont || e <= SC_LAST(L))) row += L->gstep;
+    const int off = edge && j >= L->valid ? SC_LAST(L) : j * FAST_NT;
+    const DUET_GLOBAL float *at = kcont ? row : row + off;
+    x[e] = !guarded || sc_exists(kcont, R, e, kl, L) ? *at : 0.0f;
+  }
+  for (int l = 0; l < G; l++)
+    v[l] = DUET_MAKE_FLOAT4(x[4 * l], x[4 * l + 1], x[4 * l + 2], x[4 * l + 3]);
+}
 
 /* Load one k tile, of which the first kl (1..BK) k indices exist; zeros outside the matrix.
  * (vec is the vector layout's; these loads are scalar.) */
 INLINE_FN void loader_load(const bool kcont, const int R, const int G, float4 *v, int kl, bool vec,
                            const tile_loader *L) {
   (void)vec;
-  for (int l = 0; l < G; l++) /* G is a constant once inlined: the loop unrolls */
-    v[l] = DUET_MAKE_FLOAT4(SC_GUARDED(4 * l), SC_GUARDED(4 * l + 1), SC_GUARDED(4 * l + 2),
-                            SC_GUARDED(4 * l + 3));
+  sc_load(kcont, R, G, v, true, kl, L);
 }
-#undef SC_GUARDED
 
 /* Load a k tile whose k indices all exist, unguarded (loader_load_full of the vector layout
- * says when; here a row or column past the matrix reads its last, so no load leaves it). */
+ * says when). */
 INLINE_FN void loader_load_full(const bool kcont, const int R, const bool vec, const int G,
                                 float4 *v, const tile_loader *L) {
   (void)vec;
-  const bool edge = FAST_EDGE_LOADS;
-  for (int l = 0; l < G; l++) /* G is a constant once inlined: the loop unrolls */
-    v[l] = DUET_MAKE_FLOAT4(
-        *sc_elem(kcont, R, 4 * l, edge, L), *sc_elem(kcont, R, 4 * l + 1, edge, L),
-        *sc_elem(kcont, R, 4 * l + 2, edge, L), *sc_elem(kcont, R, 4 * l + 3, edge, L));
+  sc_load(kcont, R, G, v, false, GEMM_FAST_BK, L);
 }
 
 /* Store the loaded elements into the k-major tile s[p * SR + r]: consecutive lanes, consecutive

@@ -14,10 +14,13 @@ manifest=$top/src/manifest.h
 passed=0
 failed=0
 # the sources of the marked and of the unmarked groups, one name a line, from X(ID, "name",
-# "source", from, to, after_prior) rows
+# "source", from, to, after_prior, define) rows (DUET__GROUPS and DUET__FAST_GROUPS, whose rows
+# may run over continued lines: joined first)
 sources() {
-  sed -n 's/^ *X([A-Z_]*, *"[a-z_]*", *"\([a-z_]*\)", *[^,]*, *[^,]*, *\([01]\)) *\\\{0,1\}$/\2 \1/p' \
-    "$manifest" | awk -v want="$1" '$1 == want { print $2 }' | sort -u
+  sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$manifest" | tr -s ' ' |
+    grep -o 'X([A-Z_#]*, *"[a-z_]*"[^,]*, *"[a-z_]*", *[^,]*, *[^,]*, *[01], *[^)]*)' |
+    sed -n 's/^X([^,]*, *"[a-z_]*"[^,]*, *"\([a-z_]*\)", *[^,]*, *[^,]*, *\([01]\),.*/\2 \1/p' |
+    awk -v want="$1" '$1 == want { print $2 }' | sort -u
 }
 check() { # SOURCE WANT_WAITS(yes|no)
   file=$top/kernels_cl/$1.cl
