@@ -651,8 +651,8 @@ static void plan_pack(const inputs *x, duet__gemm_pack *pk, size_t ld, size_t ro
 
 /* An operand left without 16-byte loads (its ld not a multiple of 4, not packed) sends the pieces
  * on fast's kernels to their scalar twins (GEMM_FAST_SCALAR; kernels_cl/gemm_fast.cl, FAST_SCALAR),
- * all of them or, where a twin does not fit, none. The plan's costs are the vector kernels': the
- * twins are taken to run at their speed. */
+ * all of them or, where a twin does not fit or failed to load, none. The plan's costs are the
+ * vector kernels': the twins are taken to run at their speed. */
 static void with_scalar_twins(const inputs *x, duet__gemm_plan *p) {
   const int *tun = x->tun;
   const duet__gemm_shape *s = x->s;
