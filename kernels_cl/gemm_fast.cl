@@ -158,6 +158,15 @@ typedef struct {
 #endif
 } tile_loader;
 
+/* How many of `count` rows, `spacing` apart, lie inside the matrix, where `left` rows of it are
+ * left from the first of them (left <= 0: none). */
+INLINE_FN int rows_inside(idx_t left, int count, int spacing) {
+  return left <= 0
+             ? 0
+             : (left >= (idx_t)(count - 1) * spacing + 1 ? count
+                                                         : (int)((left + spacing - 1) / spacing));
+}
+
 #if !FAST_SCALAR /* the vector layout */
 INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
                                   DUET_GLOBAL const float *x, idx_t ld, idx_t row0, idx_t rows,
@@ -169,7 +178,7 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     const idx_t rl = rows - (row0 + r); /* rows left from this thread's first */
     L.at = q * SR + r;
     L.kq = q;
-    L.valid = rl <= 0 ? 0 : (rl >= (idx_t)(G - 1) * DG + 1 ? G : (int)((rl + DG - 1) / DG));
+    L.valid = rows_inside(rl, G, DG);
     EDGE_LAST(L, L.valid > 0 ? L.valid - 1 : 0);
     /* a thread whose rows all lie past the matrix reads its last row (loader_load_full) */
     L.src = x + (EDGE_ROW(L, row0 + r, rows - 1)) * ld + kbeg + q;
@@ -276,8 +285,7 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     const idx_t rl = rows - (row0 + r);
     L.at = q * SR + r;
     L.kq = q;
-    L.valid =
-        rl <= 0 ? 0 : (rl >= (idx_t)(E - 1) * SC_DS + 1 ? E : (int)((rl + SC_DS - 1) / SC_DS));
+    L.valid = rows_inside(rl, E, SC_DS);
     EDGE_LAST(L, L.valid > 0 ? L.valid - 1 : 0);
     L.src = x + (EDGE_ROW(L, row0 + r, rows - 1)) * ld + kbeg + q;
     L.gstep = (idx_t)SC_DS * ld;
@@ -287,9 +295,7 @@ INLINE_FN tile_loader loader_init(const bool kcont, const int R, const int G,
     const idx_t rl = rows - (row0 + r);
     L.at = q * SR + r;
     L.kq = q;
-    L.valid = rl <= 0
-                  ? 0
-                  : (rl >= (idx_t)(P - 1) * FAST_NT + 1 ? P : (int)((rl + FAST_NT - 1) / FAST_NT));
+    L.valid = rows_inside(rl, P, FAST_NT);
     /* the unguarded loads read the matrix's last column in place of those past it: its offset
      * from src (src is that column already where all of them are past) */
     EDGE_LAST(L, L.valid > 0 ? (int)(rows - 1 - (row0 + r)) : 0);

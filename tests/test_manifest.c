@@ -504,28 +504,27 @@ static void reach_pack(const harness_dev *dev, const char *set) {
   duet_ctx_destroy(ctx);
 }
 
-/* fast's scalar twins (GEMM_FAST_SCALAR=1, nothing packed): each of fast's kernels again, reached
- * by the same calls at unaligned lds on contexts as check_sets makes them (spec: its stream-K, mid,
- * narrow, flat and skinny-dot switches; fuses: whether the set sums split-K in the launch). */
-static void reach_scalar_twins(const harness_dev *dev, const char *set, const char *spec,
-                               int fuses) {
-  static const char twins[] = ",GEMM_FAST_SCALAR=1,GEMM_PACK_MIN_INTENSITY=4096";
-  static const char *const more[5] = {"", NULL, NULL, ",GEMM_SPLITK_FUSE=0,GEMM_SPLITK_CLUSTER=0",
-                                      ",GEMM_SPLITK_CLUSTER=4"};
+/* reach_fast_kernels on its five contexts of set `set`, each with DUET_TUNE = prefix and its own
+ * part: the set's (no part: d, the set's own context, where the prefix is empty too); sk, `spec`
+ * (stream-K, the mid, narrow and flat tiles and skinny-dot where the set does not plan them: plan
+ * tunables, so CUDA takes them too); fused, split-K summed in the launch (the set's where it sums
+ * so, fuses); plain, no slices summed in the launch or through clusters (the small and tiny
+ * tiles' own kernels and the reduction); clusters, a context that weighs the cluster kernels. A
+ * context that fails to be made (its case says so) leaves d in its place. */
+static void reach_on_contexts(const harness_dev *dev, const harness_dev *d, const char *set,
+                              const char *prefix, const char *spec, int fuses) {
+  const char *const part[5] = {"", spec, fuses ? "" : ",GEMM_SPLITK_FUSE=8",
+                               ",GEMM_SPLITK_FUSE=0,GEMM_SPLITK_CLUSTER=0",
+                               ",GEMM_SPLITK_CLUSTER=4"};
   duet_ctx *ctx[5] = {NULL};
-  harness_dev d[5];
+  harness_dev on[5];
   for (int i = 0; i < 5; i++) {
     char full[512];
-    const char *extra = i == 1 ? spec : i == 2 ? (fuses ? "" : ",GEMM_SPLITK_FUSE=8") : more[i];
-    snprintf(full, sizeof full, "%s%s", twins, extra);
+    snprintf(full, sizeof full, "%s%s", prefix, part[i]);
     ctx[i] = tuned_ctx(dev, set, full);
-    d[i] = ctx[i] ? on_ctx(dev, ctx[i], set) : *dev;
+    on[i] = ctx[i] ? on_ctx(dev, ctx[i], set) : *d;
   }
-  if (ctx[0] && ctx[1] && ctx[2] && ctx[3] && ctx[4]) {
-    scalar_pass = 1;
-    reach_fast_kernels(&d[0], &d[1], &d[2], &d[3], &d[4]);
-    scalar_pass = 0;
-  }
+  reach_fast_kernels(&on[0], &on[1], &on[2], &on[3], &on[4]);
   for (int i = 0; i < 5; i++) duet_ctx_destroy(ctx[i]);
 }
 
@@ -542,10 +541,7 @@ static void check_sets(const harness_dev *dev) {
     check_tunables(dev, ctx, set);
     harness_dev d = on_ctx(dev, ctx, set);
     run_every_kernel(&d);
-    /* stream-K, the mid, narrow and flat tiles and skinny-dot where the set plans them, else with
-     * DUET_TUNE turning them on (plan tunables, so CUDA takes them too) on another context of the
-     * same set; split-K summed in the launch and split-K's reduction, one on the set's context
-     * and the other on one that turns GEMM_SPLITK_FUSE on or off */
+    /* stream-K, the mid, narrow and flat tiles and skinny-dot where the set does not plan them */
     char spec[256] = "";
     if (tunable(ctx, "GEMM_FAST_STREAMK_PCT") == 0) strcat(spec, ",GEMM_FAST_STREAMK_PCT=5");
     if (tunable(ctx, "GEMM_FAST_MID_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_PCT=110");
@@ -553,25 +549,17 @@ static void check_sets(const harness_dev *dev) {
     if (tunable(ctx, "GEMM_FAST_MID_THIN_PCT") == 0) strcat(spec, ",GEMM_FAST_MID_THIN_PCT=100");
     if (tunable(ctx, "GEMM_FAST_SKINNY_DOT") == 0) strcat(spec, ",GEMM_FAST_SKINNY_DOT=1");
     const int fuses = tunable(ctx, "GEMM_SPLITK_FUSE") > 0;
-    duet_ctx *sk_ctx = tuned_ctx(dev, set, spec);
-    duet_ctx *fuse_ctx = tuned_ctx(dev, set, fuses ? ",GEMM_SPLITK_FUSE=0" : ",GEMM_SPLITK_FUSE=8");
-    /* plain: no slices summed in the launch or through clusters (the small and tiny tiles' own
-     * kernels and the reduction); clusters: a context that weighs the cluster kernels */
-    duet_ctx *plain_ctx = tuned_ctx(dev, set, ",GEMM_SPLITK_FUSE=0,GEMM_SPLITK_CLUSTER=0");
-    duet_ctx *cluster_ctx = tuned_ctx(dev, set, ",GEMM_SPLITK_CLUSTER=4");
-    harness_dev sk = sk_ctx ? on_ctx(dev, sk_ctx, set) : d;
-    harness_dev other = fuse_ctx ? on_ctx(dev, fuse_ctx, set) : d;
-    harness_dev plain = plain_ctx ? on_ctx(dev, plain_ctx, set) : d;
-    harness_dev clusters = cluster_ctx ? on_ctx(dev, cluster_ctx, set) : d;
-    reach_fast_kernels(&d, &sk, fuses ? &d : &other, &plain, &clusters);
+    reach_on_contexts(dev, &d, set, "", spec, fuses);
     reach_pack(dev, set);
-    duet_ctx_destroy(cluster_ctx);
-    duet_ctx_destroy(plain_ctx);
-    duet_ctx_destroy(fuse_ctx);
-    duet_ctx_destroy(sk_ctx);
-    /* the twins on the device's own set alone: each set's pass builds fast's kernels again (on
-     * PoCL, minutes), and the kernels are the same source as the first pass's */
-    if (!strcmp(set, duet_ctx_tuning(dev->ctx))) reach_scalar_twins(dev, set, spec, fuses);
+    /* fast's scalar twins (nothing packed), on the device's own set alone: each set's pass builds
+     * fast's kernels again (on PoCL, minutes), and the kernels are the same source as the first
+     * pass's. scalar_pass: each target its twin, every call at unaligned lds. */
+    if (!strcmp(set, duet_ctx_tuning(dev->ctx))) {
+      scalar_pass = 1;
+      reach_on_contexts(dev, &d, set, ",GEMM_FAST_SCALAR=1,GEMM_PACK_MIN_INTENSITY=4096", spec,
+                        fuses);
+      scalar_pass = 0;
+    }
     duet_ctx_destroy(ctx);
   }
 }
